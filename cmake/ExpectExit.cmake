@@ -1,0 +1,27 @@
+# cmake -DEXPECT_EXIT=<code> [-DEXPECT_OUTPUT=<regex>] -P ExpectExit.cmake -- <program> [args...]
+# Passes when the program exits with EXPECT_EXIT and its output (stdout + stderr) matches the regex.
+# Used for the bad-input tests: exit 2 with a message that names the problem.
+set(cmd)
+set(seen_dashes FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(seen_dashes)
+    list(APPEND cmd "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(seen_dashes TRUE)
+  endif()
+endforeach()
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(rc EQUAL 77 AND NOT EXPECT_EXIT EQUAL 77)
+  # The marker makes ctest count the test as skipped (SKIP_REGULAR_EXPRESSION).
+  message("[tutorial-skip] the program exited 77: no suitable GPU")
+  return()
+endif()
+if(NOT rc STREQUAL "${EXPECT_EXIT}")
+  message(FATAL_ERROR "expected exit code ${EXPECT_EXIT}, got ${rc}")
+endif()
+if(EXPECT_OUTPUT AND NOT "${out}${err}" MATCHES "${EXPECT_OUTPUT}")
+  message(FATAL_ERROR "output does not match /${EXPECT_OUTPUT}/")
+endif()
+message("ok: exit ${rc} as expected")

@@ -1,0 +1,26 @@
+# cmake -DGNUPLOT=<gnuplot> -DSCRIPT=<x.gp> -DDATADIR=<csv dir> -DOUTDIR=<png dir>
+#       -DOUTPUTS=<a.png;b.png> -P RunPlot.cmake
+# Draws one plot script and checks that every PNG it promises exists and is not empty.
+if(NOT GNUPLOT OR NOT EXISTS "${GNUPLOT}")
+  message("[tutorial-skip] gnuplot not found (install it, e.g. apt-get install gnuplot-nox)")
+  return()
+endif()
+file(MAKE_DIRECTORY ${OUTDIR})
+foreach(png IN LISTS OUTPUTS)
+  file(REMOVE ${OUTDIR}/${png})
+endforeach()
+execute_process(COMMAND ${GNUPLOT} -e "datadir='${DATADIR}'; outdir='${OUTDIR}'" ${SCRIPT}
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gnuplot failed on ${SCRIPT} (exit ${rc})")
+endif()
+foreach(png IN LISTS OUTPUTS)
+  if(NOT EXISTS ${OUTDIR}/${png})
+    message(FATAL_ERROR "${SCRIPT} did not draw ${OUTDIR}/${png}")
+  endif()
+  file(SIZE ${OUTDIR}/${png} size)
+  if(size LESS 1000)
+    message(FATAL_ERROR "${SCRIPT} drew an almost empty ${OUTDIR}/${png} (${size} bytes)")
+  endif()
+  message("drew ${OUTDIR}/${png} (${size} bytes)")
+endforeach()

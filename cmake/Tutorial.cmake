@@ -1,0 +1,146 @@
+# Helpers that keep a chapter's CMakeLists.txt to a few lines.
+#
+#   tutorial_program(<target> SOURCES a.cu b.cu [LIBRARIES CUDA::cublas ...])
+#   tutorial_test(NAME <name> COMMAND <target> [args...]
+#                 [GPU] [SANITIZE memcheck racecheck synccheck initcheck]
+#                 [EXPECT_EXIT <code>] [EXPECT_OUTPUT <regex>] [LABELS ...] [TIMEOUT <s>] [SERIAL])
+#   tutorial_plot(SCRIPT plots/x.gp OUTPUTS x.png [...])
+#   tutorial_tour(COMMAND <target> [args...])     (the tour adds --outdir <dir>)
+#
+# Every name is labelled with its chapter (the folder name). GPU tests are labelled `gpu` and
+# count exit code 77 (no suitable GPU) as skipped; all others are labelled `cpu`.
+
+set(TUTORIAL_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+find_program(TUTORIAL_GNUPLOT gnuplot)
+find_program(TUTORIAL_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
+
+function(_tutorial_chapter out)
+  get_filename_component(chapter ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  set(${out} ${chapter} PARENT_SCOPE)
+endfunction()
+
+# In exercise mode a source with a namesake in exercise/ is replaced by the skeleton.
+function(tutorial_program target)
+  cmake_parse_arguments(P "" "" "SOURCES;LIBRARIES" ${ARGN})
+  set(sources)
+  foreach(src IN LISTS P_SOURCES)
+    get_filename_component(base ${src} NAME)
+    if(TUTORIAL_EXERCISES AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/exercise/${base})
+      list(APPEND sources exercise/${base})
+    else()
+      list(APPEND sources ${src})
+    endif()
+  endforeach()
+  add_executable(${target} ${sources})
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${target} PRIVATE tutorial_common ${P_LIBRARIES})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  # Keep device code readable in the profiler and in sanitizer reports (no effect on speed).
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_PROGRAMS ${target})
+endfunction()
+
+function(_tutorial_resolve out)
+  set(cmd ${ARGN})
+  list(GET cmd 0 first)
+  if(TARGET ${first})
+    list(REMOVE_AT cmd 0)
+    list(PREPEND cmd "$<TARGET_FILE:${first}>")
+  endif()
+  set(${out} ${cmd} PARENT_SCOPE)
+endfunction()
+
+function(tutorial_test)
+  cmake_parse_arguments(T "GPU;SERIAL" "NAME;EXPECT_EXIT;EXPECT_OUTPUT;TIMEOUT"
+                        "COMMAND;SANITIZE;LABELS" ${ARGN})
+  _tutorial_chapter(chapter)
+  _tutorial_resolve(cmd ${T_COMMAND})
+  set(labels ${chapter} ${T_LABELS})
+  if(T_GPU)
+    list(APPEND labels gpu)
+  else()
+    list(APPEND labels cpu)
+  endif()
+
+  if(DEFINED T_EXPECT_EXIT OR DEFINED T_EXPECT_OUTPUT)
+    if(NOT DEFINED T_EXPECT_EXIT)
+      set(T_EXPECT_EXIT 0)
+    endif()
+    add_test(NAME ${T_NAME}
+             COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=${T_EXPECT_EXIT} "-DEXPECT_OUTPUT=${T_EXPECT_OUTPUT}"
+                     -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- ${cmd})
+  else()
+    add_test(NAME ${T_NAME} COMMAND ${cmd})
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${labels}")
+  if(T_GPU)
+    # 77 straight from the program, or the marker from a wrapper script (cmake -P cannot exit 77
+    # before CMake 3.29).
+    set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 77
+                         SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]")
+  endif()
+  if(T_TIMEOUT)
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+  if(T_SERIAL)
+    set_tests_properties(${T_NAME} PROPERTIES RUN_SERIAL TRUE)
+  endif()
+
+  foreach(tool IN LISTS T_SANITIZE)
+    set(name ${T_NAME}.${tool})
+    add_test(NAME ${name}
+             COMMAND ${CMAKE_COMMAND} "-DSANITIZER=${TUTORIAL_SANITIZER}" -DTOOL=${tool}
+                     "-DPROBE=$<TARGET_FILE:tutorial_gpu_probe>"
+                     -P ${TUTORIAL_CMAKE_DIR}/RunSanitizer.cmake -- ${cmd})
+    set_tests_properties(${name} PROPERTIES LABELS "${chapter};gpu;sanitizer"
+                         SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]" TIMEOUT 600)
+  endforeach()
+endfunction()
+
+# A gnuplot script reads the CSV files in `datadir` and writes PNGs into `outdir`. The test
+# draws it from the committed results in docs/results/<chapter>/, so CI checks every plot.
+function(tutorial_plot)
+  cmake_parse_arguments(P "" "SCRIPT" "OUTPUTS" ${ARGN})
+  _tutorial_chapter(chapter)
+  get_filename_component(stem ${P_SCRIPT} NAME_WE)
+  set(script ${CMAKE_CURRENT_SOURCE_DIR}/${P_SCRIPT})
+  set(datadir ${PROJECT_SOURCE_DIR}/docs/results/${chapter})
+  set(outdir ${CMAKE_CURRENT_BINARY_DIR}/plot_test/${stem})
+  add_test(NAME ${chapter}.plot.${stem}
+           COMMAND ${CMAKE_COMMAND} "-DGNUPLOT=${TUTORIAL_GNUPLOT}" -DSCRIPT=${script}
+                   -DDATADIR=${datadir} -DOUTDIR=${outdir} "-DOUTPUTS=${P_OUTPUTS}"
+                   -P ${TUTORIAL_CMAKE_DIR}/RunPlot.cmake)
+  set_tests_properties(${chapter}.plot.${stem} PROPERTIES LABELS "${chapter};cpu;plot"
+                       SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]")
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_TOUR_LINES
+               "tour_plot([[${chapter}]] [[${script}]] [[${P_OUTPUTS}]])")
+endfunction()
+
+function(tutorial_tour)
+  cmake_parse_arguments(T "" "" "COMMAND" ${ARGN})
+  _tutorial_chapter(chapter)
+  _tutorial_resolve(cmd ${T_COMMAND})
+  set(args "")
+  foreach(a IN LISTS cmd)
+    string(APPEND args " [[${a}]]")
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_TOUR_LINES "tour_step([[${chapter}]]${args})")
+endfunction()
+
+# Called once at the end of the top-level CMakeLists.txt: writes the tour's step list and the
+# `tour` target that runs it.
+function(tutorial_finish_tour)
+  get_property(lines GLOBAL PROPERTY TUTORIAL_TOUR_LINES)
+  get_property(programs GLOBAL PROPERTY TUTORIAL_PROGRAMS)
+  list(JOIN lines "\n" content)
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/tour_steps.cmake CONTENT "${content}\n")
+  add_custom_target(tour
+    COMMAND ${CMAKE_COMMAND} -DSTEPS=${CMAKE_BINARY_DIR}/tour_steps.cmake
+            -DTOURDIR=${CMAKE_BINARY_DIR}/tour -DRESULTS=${PROJECT_SOURCE_DIR}/docs/results
+            "-DGNUPLOT=${TUTORIAL_GNUPLOT}" -P ${TUTORIAL_CMAKE_DIR}/RunTour.cmake
+    USES_TERMINAL
+    COMMENT "The tour: every chapter's demo, its results and its plots")
+  if(programs)
+    add_dependencies(tour ${programs})
+  endif()
+endfunction()

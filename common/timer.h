@@ -1,0 +1,39 @@
+/* Timers. GPU work is timed with CUDA events (never a host clock around asynchronous work):
+ * warm-up runs first (module load, caches, clocks), then each repetition is timed on its own and
+ * the median is reported, which ignores the odd slow run.
+ *
+ *   static void run(void *arg) { struct job *j = arg; kernel<<<...>>>(j->...); LAUNCH_CHECK(); }
+ *   tut_timing t = tut_time_gpu(run, &job, 3, 20);     // t.median_ms
+ *
+ * The work must be issued on the legacy default stream (stream 0), or be synchronised with it. */
+#ifndef TUTORIAL_TIMER_H
+#define TUTORIAL_TIMER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void (*tut_work_fn)(void *arg);
+
+typedef struct {
+    double median_ms;
+    double min_ms;
+    double max_ms;
+    int reps;
+} tut_timing;
+
+/* Runs work(arg) `warmup` times untimed, then `reps` times (at least 1), each between two
+ * events; returns the median, min and max in milliseconds. */
+tut_timing tut_time_gpu(tut_work_fn work, void *arg, int warmup, int reps);
+
+/* A monotonic host clock, in seconds, for CPU references and whole-program wall times. */
+double tut_cpu_seconds(void);
+
+/* Median of n values (n >= 1); sorts the array in place. */
+double tut_median(double *values, int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
