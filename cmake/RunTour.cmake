@@ -6,7 +6,7 @@
 set(chapters)
 
 macro(tour_step chapter)
-  if(NOT chapter IN_LIST chapters)
+  if(NOT "${chapter}" IN_LIST chapters)
     list(APPEND chapters ${chapter})
     set(status_${chapter} "PASS")
     set(reason_${chapter} "")
@@ -36,7 +36,7 @@ macro(tour_step chapter)
 endmacro()
 
 macro(tour_plot chapter script outputs)
-  if(NOT chapter IN_LIST chapters)
+  if(NOT "${chapter}" IN_LIST chapters)
     list(APPEND chapters ${chapter})
     set(status_${chapter} "PASS")
     set(reason_${chapter} "")
