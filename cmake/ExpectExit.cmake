@@ -1,6 +1,7 @@
 # cmake -DEXPECT_EXIT=<code> [-DEXPECT_OUTPUT=<regex>] -P ExpectExit.cmake -- <program> [args...]
 # Passes when the program exits with EXPECT_EXIT and its output (stdout + stderr) matches the regex.
 # Used for the bad-input tests: exit 2 with a message that names the problem.
+cmake_minimum_required(VERSION 3.25)
 set(cmd)
 set(seen_dashes FALSE)
 math(EXPR last "${CMAKE_ARGC} - 1")

@@ -1,6 +1,7 @@
 # cmake -DSANITIZER=<compute-sanitizer> -DTOOL=<memcheck|racecheck|synccheck|initcheck>
 #       -DPROBE=<tutorial_gpu_probe> -P RunSanitizer.cmake -- <program> [args...]
 # Skips (77) where the tool or a GPU is missing; fails on any error the tool reports.
+cmake_minimum_required(VERSION 3.25)
 set(cmd)
 set(seen_dashes FALSE)
 math(EXPR last "${CMAKE_ARGC} - 1")
