@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check_cublas.h"
+#include "check_curand.h"
 #include "tutorial.h"
 
 int main(int argc, char **argv)
@@ -14,7 +16,7 @@ int main(int argc, char **argv)
         {"--n", TUT_OPT_SIZE, &n, "a size", 1, 1e9, NULL},
         {"--k", TUT_OPT_DOUBLE, &k, "a coefficient in (0, 0.5]", 1e-300, 0.5, NULL},
         {"--fail", TUT_OPT_CHOICE, &what, "what to do",
-         0, 0, "nothing|cuda-check|overflow|no-gpu-skip"},
+         0, 0, "nothing|cuda-check|overflow|no-gpu-skip|cublas-check|curand-check"},
     };
     tut_parse_or_exit(argc, argv, "exits_demo: exercises common/'s error paths", opts,
                       TUT_COUNT(opts));
@@ -29,6 +31,14 @@ int main(int argc, char **argv)
         tut_select_device(99, 0, TUT_NEED_NOTHING);
         break;
     }
+    case 4: /* library status codes are checked and named the same way */
+        CUBLAS_CHECK(CUBLAS_STATUS_SUCCESS);
+        CUBLAS_CHECK(CUBLAS_STATUS_NOT_INITIALIZED);
+        break;
+    case 5:
+        CURAND_CHECK(CURAND_STATUS_SUCCESS);
+        CURAND_CHECK(CURAND_STATUS_LAUNCH_FAILURE);
+        break;
     default:
         printf("n = %llu, k = %g\n", n, k);
     }
