@@ -1,0 +1,79 @@
+/* The functions this chapter integrates, their exact integrals, and the ranges where each is
+ * defined. Shared by the CUDA kernels and the C reference, so both evaluate the same thing.
+ *
+ * On the GPU the hot loops use the fast hardware approximations (rcp.approx, __sinf): their error
+ * (a few ulp, ~1e-7 relative) is far below a Monte Carlo standard error at any sample count this
+ * chapter draws (~1e-6 at 2^34 samples), and an exact division or sine costs several times more.
+ * The docs page measures and discusses the choice. */
+#ifndef MC_INTEGRANDS_H
+#define MC_INTEGRANDS_H
+
+#include <math.h>
+
+#ifdef __CUDACC__
+#define MC_HD __host__ __device__ __forceinline__
+#else
+#define MC_HD static inline
+#endif
+
+typedef enum {
+    MC_INV = 0, /* 1/x: the document's integrand */
+    MC_SQUARE,  /* x^2 */
+    MC_SIN,     /* sin x */
+    MC_CIRCLE,  /* 4 sqrt(1 - x^2): over [0, 1] its integral is pi */
+    MC_ONE,     /* 1: every sample counts exactly once, so the sum must equal n (a test) */
+    MC_INTEGRAND_COUNT
+} mc_integrand;
+
+#ifdef __CUDA_ARCH__
+/* 1/x as one MUFU.RCP instruction: rcp.approx.ftz.f32, at most 1 ulp off (PTX ISA). The
+ * __fdividef(1.0f, x) it replaces compiled (sm_90, CUDA 13.0) to five instructions, four of
+ * them rescaling subnormal x, which cannot occur here: mc_range_problem keeps |x| >= 1e-6. */
+static __device__ __forceinline__ float mc_fast_rcp(float x)
+{
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+#endif
+
+/* Names as the --integrand option spells them, in enum order. */
+#define MC_INTEGRAND_CHOICES "inv|square|sin|circle|one"
+
+MC_HD float mc_eval(mc_integrand which, float x)
+{
+    switch (which) {
+#ifdef __CUDA_ARCH__
+    case MC_INV: return mc_fast_rcp(x);
+    case MC_SIN: return __sinf(x);
+#else
+    case MC_INV: return 1.0f / x;
+    case MC_SIN: return sinf(x);
+#endif
+    case MC_SQUARE: return x * x;
+    case MC_CIRCLE: return 4.0f * sqrtf(fmaxf(0.0f, 1.0f - x * x));
+    case MC_ONE: return 1.0f;
+    default: return 0.0f;
+    }
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The exact integral over [a, b], in float64. */
+double mc_exact(mc_integrand which, double a, double b);
+
+/* NULL when [a, b] is a valid range for the integrand, otherwise why not (b <= a, 0 inside the
+ * range of 1/x, leaving [-1, 1] for the circle or [-pi, pi] for sin, where __sinf is accurate,
+ * limits beyond +-1e6 or a range too narrow to be sampled in float). */
+const char *mc_range_problem(mc_integrand which, double a, double b);
+
+const char *mc_integrand_name(mc_integrand which);
+const char *mc_integrand_formula(mc_integrand which);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

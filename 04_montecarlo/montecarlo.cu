@@ -1,0 +1,299 @@
+/* Monte Carlo integration on the GPU: the document's mc_integrate (1/x over [1, 2] and [2, 3],
+ * 10^6 samples) in three variants, checked against the exact integrals within their error bars.
+ *
+ *   montecarlo                           the document's example, every variant
+ *   montecarlo --integrand sin --a 0 --b 3.14159 --samples 2^30 --variant fused
+ *   montecarlo --check                   the self-test (every integrand, odd sizes, CPU replay)
+ *   montecarlo --bench --outdir DIR      samples/s of every variant, convergence; CSVs in DIR
+ *
+ * Exit codes: 0 pass, 1 wrong result, 2 bad option, 77 no GPU. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tutorial.h"
+
+#include "driver.h"
+#include "philox_host.h"
+#include "variants.h"
+
+/* ---- running one variant once: create, run, read, destroy */
+static int states_fit(unsigned long long n)
+{
+    return tut_device_fits(mc_states_bytes(n), (size_t)256 << 20);
+}
+
+static mc_sums run_states(const mc_problem *p)
+{
+    mc_states_job job;
+    mc_states_create(&job, p);
+    mc_states_setup(&job);
+    mc_states_sample(&job);
+    const mc_sums s = mc_read_sums(job.result, p->samples);
+    mc_states_destroy(&job);
+    return s;
+}
+
+static mc_sums run_library(const mc_problem *p, unsigned long long chunk)
+{
+    mc_library_job job;
+    mc_library_create(&job, p, chunk);
+    mc_library_run(&job);
+    const mc_sums s = mc_read_sums(job.result, p->samples);
+    mc_library_destroy(&job);
+    return s;
+}
+
+static mc_sums run_fused(const mc_problem *p, mc_uniform uniform, mc_generator generator,
+                         int blocks_per_sm)
+{
+    mc_fused_job job;
+    mc_fused_create(&job, p, uniform, generator, blocks_per_sm);
+    mc_fused_run(&job);
+    const mc_sums s = mc_read_sums(job.result, p->samples);
+    mc_fused_destroy(&job);
+    return s;
+}
+
+/* Every selected variant on one problem; 1 if all are within MAX_SIGMAS. */
+static int run_selected(const options *o, const mc_problem *p)
+{
+    int ok = 1;
+    if (o->variant == VARIANT_ALL || o->variant == VARIANT_STATES) {
+        if (states_fit(p->samples)) {
+            const mc_sums s = run_states(p);
+            ok &= mc_report("1 curand states", p, &s, MAX_SIGMAS);
+        } else if (o->variant == VARIANT_STATES) {
+            fprintf(stderr, "--samples %llu: one curand state per sample does not fit in GPU "
+                            "memory; use fewer samples or another variant\n", p->samples);
+            exit(2);
+        } else {
+            printf("1 curand states: %llu states do not fit in GPU memory, skipped\n",
+                   p->samples);
+        }
+    }
+    if (o->variant == VARIANT_ALL || o->variant == VARIANT_LIBRARY) {
+        const mc_sums s = run_library(p, o->chunk);
+        ok &= mc_report("2 cuRAND host + CUB", p, &s, MAX_SIGMAS);
+    }
+    if (o->variant == VARIANT_ALL || o->variant == VARIANT_FUSED) {
+        const mc_sums s = run_fused(p, (mc_uniform)o->uniform, (mc_generator)o->generator,
+                                    (int)o->blocks_per_sm);
+        ok &= mc_report("3 fused Philox", p, &s, MAX_SIGMAS);
+    }
+    return ok;
+}
+
+/* ---- the document's example (or the one problem the options describe) */
+static int demo(const options *o, int range_given)
+{
+    const unsigned long long n = o->samples ? o->samples : 1000000;
+    if (range_given || o->integrand != MC_INV) {
+        const mc_problem p = {(mc_integrand)o->integrand, o->a, o->b, n, o->seed};
+        return run_selected(o, &p);
+    }
+    printf("The document's example: the integral of 1/x over [1, 2] and [2, 3] from %llu "
+           "samples.\nThe Numba original printed 0.69296426 and 0.4054021 (its generator, "
+           "its seed 42).\n",
+           n);
+    const mc_problem p12 = {MC_INV, 1.0, 2.0, n, o->seed}, p23 = {MC_INV, 2.0, 3.0, n, o->seed};
+    int ok = run_selected(o, &p12);
+    ok &= run_selected(o, &p23);
+    return ok;
+}
+
+/* ---- the self-test */
+static int same_bits(const char *label, mc_sums x, mc_sums y)
+{
+    const int ok = memcmp(&x, &y, sizeof x) == 0;
+    printf("%-34s %.17g / %.17g %s\n", label, x.sum, y.sum, ok ? "identical" : "DIFFER");
+    return ok;
+}
+
+static int exact_count(const char *label, unsigned long long n, mc_sums s)
+{
+    const int ok = s.sum == (double)n && s.sum_sq == (double)n;
+    if (!ok)
+        printf("  %s n=%llu: sum f = %.17g, sum f^2 = %.17g, want exactly %llu  FAIL\n", label, n,
+               s.sum, s.sum_sq, n);
+    return ok;
+}
+
+/* The fused variant with a grid of only `blocks` blocks, so each thread loops over streams. */
+static mc_sums run_fused_small_grid(const mc_problem *p, mc_uniform uniform,
+                                    mc_generator generator, int blocks)
+{
+    mc_fused_job job;
+    mc_fused_create(&job, p, uniform, generator, 0);
+    if (job.blocks > blocks)
+        job.blocks = blocks;
+    mc_fused_run(&job);
+    const mc_sums s = mc_read_sums(job.result, p->samples);
+    mc_fused_destroy(&job);
+    return s;
+}
+
+static int check_all(const options *o)
+{
+    const unsigned long long n = o->samples ? o->samples : 1ull << 24;
+    const int big = n >= (1ull << 20);
+    /* A second range per integrand, away from the defaults, so a and b are really used. */
+    const double other[MC_INTEGRAND_COUNT][2] = {
+        {2.0, 3.0}, {-1.0, 2.0}, {-1.0, 3.0}, {-0.5, 0.9}, {-3.0, 7.5}};
+    int ok = 1;
+
+    printf("== every integrand and variant, n = %llu, seed %llu: within %.0f standard errors\n",
+           n, o->seed, MAX_SIGMAS);
+    for (int i = 0; i < MC_INTEGRAND_COUNT; ++i) {
+        for (int r = 0; r < 2; ++r) {
+            mc_problem p = {(mc_integrand)i, other[i][0], other[i][1], n, o->seed};
+            if (r == 0)
+                default_range(p.integrand, &p.a, &p.b);
+            ok &= run_selected(o, &p);
+            if (r == 0) {
+                p.samples = n < (1ull << 22) ? n : 1ull << 22; /* the CPU is slower */
+                const mc_sums cpu = mc_cpu_sums(&p);
+                ok &= mc_report("0 CPU xoshiro256**", &p, &cpu, MAX_SIGMAS);
+            }
+        }
+    }
+
+    printf("== sample counts: with f = 1, sum f must be exactly n\n");
+    const unsigned long long counts[] = {2, 3, 5, 1023, 1025, 4097, 65537, 1000003};
+    const int ncounts = big ? 8 : 6; /* small: for the sanitizers, which run ~100x slower */
+    int counted = 1;
+    for (int k = 0; k < ncounts; ++k) {
+        const mc_problem p = {MC_ONE, 0.0, 1.0, counts[k], o->seed};
+        if (o->variant == VARIANT_ALL || o->variant == VARIANT_STATES)
+            counted &= exact_count("1 curand states", p.samples, run_states(&p));
+        if (o->variant == VARIANT_ALL || o->variant == VARIANT_LIBRARY)
+            counted &= exact_count("2 cuRAND host + CUB", p.samples, run_library(&p, 1000));
+        if (o->variant == VARIANT_ALL || o->variant == VARIANT_FUSED) {
+            for (int u = 0; u < MC_UNIFORM_COUNT; ++u) {
+                for (int g = 0; g < MC_GENERATOR_COUNT; ++g) {
+                    counted &= exact_count("3 fused Philox", p.samples,
+                                           run_fused(&p, (mc_uniform)u, (mc_generator)g, 0));
+                    counted &= exact_count(
+                        "3 fused, 3 blocks", p.samples,
+                        run_fused_small_grid(&p, (mc_uniform)u, (mc_generator)g, 3));
+                }
+            }
+        }
+    }
+    printf("sample counts at %d sizes from 2 to %llu (chunks of 1000 for cuRAND + CUB): %s\n",
+           ncounts, counts[ncounts - 1], counted ? "all exact" : "FAIL");
+    ok &= counted;
+
+    if (o->variant == VARIANT_ALL || o->variant == VARIANT_FUSED) {
+        const unsigned long long nr = big ? 1000003 : 65537;
+        printf("== the fused variant against a CPU replay of its Philox streams, n = %llu\n", nr);
+        for (int i = 0; i < MC_INTEGRAND_COUNT; ++i) {
+            for (int u = 0; u < MC_UNIFORM_COUNT; ++u) {
+                const mc_problem p = {(mc_integrand)i, other[i][0], other[i][1], nr, o->seed};
+                const mc_sums cpu = mc_replay_fused(&p, (mc_uniform)u);
+                const mc_sums full = run_fused(&p, (mc_uniform)u, MC_GENERATOR_STATE, 0);
+                char label[96];
+                /* Only the fast rcp.approx/__sinf differ from the CPU: ~1e-7 per sample. */
+                const double atol = 1e-6 * (double)nr, rtol = 2e-6;
+                snprintf(label, sizeof label, "replay %s %s: sum f", mc_integrand_name(p.integrand),
+                         u == MC_UNIFORM_BITS ? "bits" : "curand");
+                ok &= tut_check_scalar(label, full.sum, cpu.sum, atol, rtol);
+                snprintf(label, sizeof label, "replay %s %s: sum f^2",
+                         mc_integrand_name(p.integrand), u == MC_UNIFORM_BITS ? "bits" : "curand");
+                ok &= tut_check_scalar(label, full.sum_sq, cpu.sum_sq, atol, rtol);
+                /* The other generator path and a looping grid draw the same numbers: the same
+                 * float sums per stream, so the totals agree to float64 rounding. */
+                const mc_sums counter = run_fused(&p, (mc_uniform)u, MC_GENERATOR_COUNTER, 0);
+                ok &= tut_check_scalar("  counter generator, same sum", counter.sum, full.sum, 0.0,
+                                       1e-12);
+                const mc_sums small =
+                    run_fused_small_grid(&p, (mc_uniform)u, MC_GENERATOR_COUNTER, 3);
+                ok &= tut_check_scalar("  3-block grid, same sum", small.sum, full.sum, 0.0, 1e-12);
+            }
+        }
+    }
+
+    printf("== the same seed twice gives the same bits\n");
+    const mc_problem p = {MC_INV, 1.0, 2.0, big ? 1000003ull : 4099ull, o->seed};
+    if (o->variant == VARIANT_ALL || o->variant == VARIANT_STATES)
+        ok &= same_bits("1 curand states", run_states(&p), run_states(&p));
+    if (o->variant == VARIANT_ALL || o->variant == VARIANT_LIBRARY)
+        ok &= same_bits("2 cuRAND host + CUB", run_library(&p, o->chunk),
+                        run_library(&p, o->chunk));
+    if (o->variant == VARIANT_ALL || o->variant == VARIANT_FUSED) {
+        const mc_sums first = run_fused(&p, MC_UNIFORM_CURAND, MC_GENERATOR_STATE, 0);
+        ok &= same_bits("3 fused Philox", first,
+                        run_fused(&p, MC_UNIFORM_CURAND, MC_GENERATOR_STATE, 0));
+        mc_problem q = p;
+        q.seed = p.seed + 1;
+        const mc_sums other_seed = run_fused(&q, MC_UNIFORM_CURAND, MC_GENERATOR_STATE, 0);
+        const int differs = other_seed.sum != first.sum;
+        printf("%-34s %s\n", "3 fused, seed + 1", differs ? "differs, as it should" : "SAME: FAIL");
+        ok &= differs;
+    }
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {MC_INV, VARIANT_ALL, MC_UNIFORM_CURAND, MC_GENERATOR_STATE, 0, 0, NAN, NAN,
+                 0, TUT_DEFAULT_SEED, 1ull << 24, 0, NULL};
+    const tut_option opts[] = {
+        {"--integrand", TUT_OPT_CHOICE, &o.integrand, "the function to integrate", 0, 0,
+         MC_INTEGRAND_CHOICES},
+        {"--a", TUT_OPT_DOUBLE, &o.a, "lower limit (default: the integrand's usual range)", 1, 0,
+         NULL},
+        {"--b", TUT_OPT_DOUBLE, &o.b, "upper limit", 1, 0, NULL},
+        {"--samples", TUT_OPT_SIZE, &o.samples,
+         "samples (default 1e6; --check 2^24; --bench 2^32)", 2, 1.8e19, NULL},
+        {"--seed", TUT_OPT_SIZE, &o.seed, "random seed", 0, 1.8e19, NULL},
+        {"--variant", TUT_OPT_CHOICE, &o.variant, "which GPU variant(s)", 0, 0,
+         "all|states|library|fused"},
+        {"--uniform", TUT_OPT_CHOICE, &o.uniform, "fused: bits-to-float conversion", 0, 0,
+         MC_UNIFORM_CHOICES},
+        {"--generator", TUT_OPT_CHOICE, &o.generator,
+         "fused: cuRAND's Philox state API, or the bare Philox function on a counter", 0, 0,
+         MC_GENERATOR_CHOICES},
+        {"--blocks-per-sm", TUT_OPT_SIZE, &o.blocks_per_sm,
+         "fused: resident blocks per SM (0: as many as fit)", 0, 64, NULL},
+        {"--chunk", TUT_OPT_SIZE, &o.chunk, "cuRAND + CUB: samples per chunk", 4, 1ull << 32,
+         NULL},
+        {"--check", TUT_OPT_FLAG, &o.check, "run the self-test", 0, 0, NULL},
+        {"--bench", TUT_OPT_FLAG, &o.bench, "measure samples/s of every variant", 0, 0, NULL},
+        {"--outdir", TUT_OPT_STRING, &o.outdir, "write CSV results into this folder", 0, 0, NULL},
+    };
+    tut_parse_or_exit(argc, argv,
+                      "montecarlo: Monte Carlo integration with cuRAND, CUB and a fused Philox "
+                      "kernel",
+                      opts, TUT_COUNT(opts));
+
+    /* Every option is validated before a GPU is looked for, so bad input exits 2 anywhere. */
+    const int range_given = !isnan(o.a) || !isnan(o.b);
+    double da, db;
+    default_range((mc_integrand)o.integrand, &da, &db);
+    if (isnan(o.a))
+        o.a = da;
+    if (isnan(o.b))
+        o.b = db;
+    const char *problem = mc_range_problem((mc_integrand)o.integrand, o.a, o.b);
+    if (problem) {
+        fprintf(stderr, "montecarlo: %s (%s over [%g, %g])\n", problem,
+                mc_integrand_formula((mc_integrand)o.integrand), o.a, o.b);
+        return 2;
+    }
+    if (o.check && o.bench) {
+        fprintf(stderr, "montecarlo: --check and --bench are separate runs; give one\n");
+        return 2;
+    }
+
+    tut_select_device(7, 0, TUT_NEED_NOTHING);
+    printf("seed %llu\n", o.seed);
+    int ok;
+    if (o.check)
+        ok = check_all(&o);
+    else if (o.bench)
+        ok = bench(&o);
+    else
+        ok = demo(&o, range_given);
+    return tut_finish(ok);
+}

@@ -1,0 +1,72 @@
+/* How the fused variant splits n samples into independent random streams, and how it turns
+ * 32 random bits into a uniform float. Shared by the kernel (3_fused_philox.cu) and the CPU
+ * replay (philox_host.c), so the replay draws exactly the numbers the GPU draws.
+ *
+ * Stream s holds samples [s * MC_STREAM_SAMPLES, min(n, (s + 1) * MC_STREAM_SAMPLES)). It is
+ * Philox subsequence s of the seed: its k-th Philox call encrypts the 128-bit counter
+ * (k, 0, s mod 2^32, s / 2^32) under the 64-bit key `seed`, giving 4 uniforms. Different s means
+ * a different counter for every call, so no two streams ever share a number, whatever n (up to
+ * 2^64 streams of 2^66 samples each), and the estimate does not depend on the grid size. */
+#ifndef MC_STREAMS_H
+#define MC_STREAMS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "integrands.h"
+
+/* Samples per stream, a multiple of 4. Also how many samples a thread adds up in float before
+ * moving the total to a double: 1024 floats of similar size lose ~sqrt(1024) * 2^-24 ~ 2e-6
+ * relative at worst-typical, far under the error bar. */
+#define MC_STREAM_SAMPLES 1024ull
+
+typedef enum {
+    MC_UNIFORM_CURAND = 0, /* curand_uniform4: u = r * 2^-32 + 2^-33, in (0, 1] */
+    MC_UNIFORM_BITS,       /* 23 bits as a float mantissa: u = 1.m - 1, in [0, 1) */
+    MC_UNIFORM_COUNT
+} mc_uniform;
+#define MC_UNIFORM_CHOICES "curand|bits"
+
+/* Two ways to drive the same Philox streams on the GPU; both draw identical numbers. */
+typedef enum {
+    MC_GENERATOR_STATE = 0, /* cuRAND's device API: curandStatePhilox4_32_10_t, curand4 */
+    MC_GENERATOR_COUNTER,   /* the bare function curand_Philox4x32_10 on a counter we build */
+    MC_GENERATOR_COUNT
+} mc_generator;
+#define MC_GENERATOR_CHOICES "state|counter"
+
+MC_HD unsigned long long mc_stream_count(unsigned long long n)
+{
+    return (n + MC_STREAM_SAMPLES - 1) / MC_STREAM_SAMPLES;
+}
+
+MC_HD unsigned mc_stream_length(unsigned long long n, unsigned long long s)
+{
+    const unsigned long long first = s * MC_STREAM_SAMPLES;
+    const unsigned long long left = n - first;
+    return (unsigned)(left < MC_STREAM_SAMPLES ? left : MC_STREAM_SAMPLES);
+}
+
+/* The bits trick: 0x3f800000 | (r >> 9) is the float 1.m with the top 23 bits of r as its
+ * mantissa; subtracting 1 leaves a uniform on [0, 1) in steps of 2^-23. A shift, an OR and a
+ * subtraction, where the conversion of curand_uniform needs an integer-to-float instruction
+ * that runs at an eighth of the FMA rate. */
+MC_HD float mc_uniform_bits(uint32_t r)
+{
+    const uint32_t bits = 0x3f800000u | (r >> 9);
+    float one_to_two;
+#ifdef __CUDA_ARCH__
+    one_to_two = __uint_as_float(bits);
+#else
+    memcpy(&one_to_two, &bits, sizeof one_to_two);
+#endif
+    return one_to_two - 1.0f;
+}
+
+/* What curand_uniform does (curand_uniform.h): r * 2^-32 + 2^-33, in float. */
+MC_HD float mc_uniform_curand(uint32_t r)
+{
+    return (float)r * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
+}
+
+#endif
