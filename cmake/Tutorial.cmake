@@ -37,6 +37,10 @@ function(tutorial_program target)
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   # Keep device code readable in the profiler and in sanitizer reports (no effect on speed).
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra>
+                           $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
+  endif()
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_PROGRAMS ${target})
 endfunction()
 

@@ -1,0 +1,419 @@
+/* atomics_dot: the document's dot product, finished on the CPU, then on the GPU with a mutex,
+ * with a float atomicAdd, and fast; CUB's reduction over the same bytes is the yardstick.
+ *
+ *   partial      each block reduces in shared memory, the CPU adds the block sums (4.6)
+ *   mutex        ... and one thread per block adds its sum under the mutex (4.7, typo fixed)
+ *   atomic       ... the same with atomicAdd on a float
+ *   fast_atomic  16-byte loads, warp shuffles, one float atomicAdd per block
+ *   fast_2pass   the same, block sums to memory, the last block to finish adds them in double
+ *   cub_sum      cub::DeviceReduce::Sum over a and b as one array: the same bytes read
+ * And the document's own dot_mutex, whose reduction reads s_block[tid + 1] for s_block[tid + i],
+ * run as a demonstration (never as a check): right on uniform input, wrong on any other.
+ *
+ *   atomics_dot               10^7 elements: the document's inputs, then random ones, checked
+ *   atomics_dot --bench       10^8 random elements, every variant timed against CUB */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/device/device_reduce.cuh>
+
+#include "mutex.cuh"
+#include "tutorial.h"
+
+#define DOC_THREADS 256 /* the document's block size; the tree reductions assume a power of 2 */
+#define FAST_THREADS 256
+
+/* ---- the document's kernels: grid-stride products, a shared-memory tree per block */
+__device__ float block_dot_tree(const float *a, const float *b, size_t n, int typo)
+{
+    __shared__ float s_block[DOC_THREADS];
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    float s_thread = 0.0f;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        s_thread += a[i] * b[i];
+    const int tid = threadIdx.x;
+    s_block[tid] = s_thread;
+    __syncthreads();
+    for (int i = blockDim.x / 2; i > 0; i /= 2) {
+        if (tid < i)
+            s_block[tid] += s_block[tid + (typo ? 1 : i)]; /* the document wrote tid + 1 */
+        __syncthreads();
+    }
+    return s_block[0]; /* meaningful in thread 0 */
+}
+
+__global__ void dot_partial_kernel(const float *a, const float *b, size_t n, float *partial)
+{
+    float s = block_dot_tree(a, b, n, 0);
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = s;
+}
+
+__global__ void dot_mutex_kernel(const float *a, const float *b, size_t n, float *c, int *mutex,
+                                 int typo)
+{
+    float s = block_dot_tree(a, b, n, typo);
+    if (threadIdx.x == 0) { /* one thread per block: see mutex.cuh */
+        mutex_lock(mutex);
+        *c += s;
+        mutex_unlock(mutex);
+    }
+}
+
+__global__ void dot_atomic_kernel(const float *a, const float *b, size_t n, float *c)
+{
+    float s = block_dot_tree(a, b, n, 0);
+    if (threadIdx.x == 0)
+        atomicAdd(c, s); /* float atomics: what the mutex pattern was once needed for */
+}
+
+/* ---- the fast version: few bytes in flight wasted, no shared-memory tree */
+__device__ __forceinline__ float warp_sum(float s)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        s += __shfl_down_sync(0xFFFFFFFFu, s, offset);
+    return s; /* in lane 0 */
+}
+
+/* a and b must be 16-byte aligned (cudaMalloc is). Returns the block's sum in thread 0. */
+__device__ float block_dot_fast(const float *a, const float *b, size_t n)
+{
+    __shared__ float warp_sums[FAST_THREADS / 32];
+    const float4 *a4 = (const float4 *)a, *b4 = (const float4 *)b;
+    const size_t n4 = n / 4;
+    const size_t stride = (size_t)gridDim.x * FAST_THREADS;
+    const size_t first = (size_t)blockIdx.x * FAST_THREADS + threadIdx.x;
+    float s0 = 0.0f, s1 = 0.0f; /* two chains: shorter dependencies, smaller rounding */
+    size_t i = first;
+    for (; i + stride < n4; i += 2 * stride) { /* four 16-byte loads in flight per thread */
+        float4 x0 = __ldg(a4 + i), y0 = __ldg(b4 + i);
+        float4 x1 = __ldg(a4 + i + stride), y1 = __ldg(b4 + i + stride);
+        s0 = fmaf(x0.x, y0.x, s0); s0 = fmaf(x0.y, y0.y, s0);
+        s0 = fmaf(x0.z, y0.z, s0); s0 = fmaf(x0.w, y0.w, s0);
+        s1 = fmaf(x1.x, y1.x, s1); s1 = fmaf(x1.y, y1.y, s1);
+        s1 = fmaf(x1.z, y1.z, s1); s1 = fmaf(x1.w, y1.w, s1);
+    }
+    if (i < n4) {
+        float4 x0 = __ldg(a4 + i), y0 = __ldg(b4 + i);
+        s0 = fmaf(x0.x, y0.x, s0); s0 = fmaf(x0.y, y0.y, s0);
+        s0 = fmaf(x0.z, y0.z, s0); s0 = fmaf(x0.w, y0.w, s0);
+    }
+    if (first < n % 4) /* the last 1-3 elements */
+        s1 = fmaf(a[n4 * 4 + first], b[n4 * 4 + first], s1);
+    float s = warp_sum(s0 + s1);
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = s;
+    __syncthreads();
+    s = 0.0f;
+    if (threadIdx.x < 32) {
+        s = threadIdx.x < FAST_THREADS / 32 ? warp_sums[threadIdx.x] : 0.0f;
+        s = warp_sum(s);
+    }
+    return s;
+}
+
+__global__ void __launch_bounds__(FAST_THREADS)
+dot_fast_atomic_kernel(const float *a, const float *b, size_t n, float *c)
+{
+    float s = block_dot_fast(a, b, n);
+    if (threadIdx.x == 0)
+        atomicAdd(c, s);
+}
+
+/* Two passes in one launch: each block stores its sum; the last block to finish (counted with
+ * an atomic ticket) adds all of them in double, in block order: the same result every run. */
+__global__ void __launch_bounds__(FAST_THREADS)
+dot_fast_2pass_kernel(const float *a, const float *b, size_t n, float *partial,
+                      unsigned int *tickets, float *c)
+{
+    __shared__ int is_last;
+    float s = block_dot_fast(a, b, n);
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = s;
+        __threadfence(); /* the sum is visible to all before this block takes its ticket */
+        is_last = (atomicAdd(tickets, 1u) == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (is_last) {
+        __threadfence(); /* and seen by the last block after it learns it is last */
+        double t = 0.0;
+        for (int k = threadIdx.x; k < (int)gridDim.x; k += FAST_THREADS)
+            t += (double)((volatile float *)partial)[k];
+        for (int offset = 16; offset > 0; offset /= 2)
+            t += __shfl_down_sync(0xFFFFFFFFu, t, offset);
+        __shared__ double warp_totals[FAST_THREADS / 32];
+        if (threadIdx.x % 32 == 0)
+            warp_totals[threadIdx.x / 32] = t;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            double total = 0.0;
+            for (int w = 0; w < FAST_THREADS / 32; ++w)
+                total += warp_totals[w];
+            *c = (float)total;
+            *tickets = 0; /* ready for the next launch */
+        }
+    }
+}
+
+/* ---- the host side: one context, every variant launched and read back the same way */
+typedef enum { PARTIAL, MUTEX, ATOMIC, FAST_ATOMIC, FAST_2PASS, CUB_SUM, NVARIANTS } dot_variant;
+static const char *const variant_names[] = {"partial+cpu", "mutex", "atomic", "fast_atomic",
+                                            "fast_2pass", "cub_sum"};
+
+typedef struct {
+    const float *a, *b; /* device: a = buffer, b = buffer + padded n */
+    size_t n;
+    const float *buffer; /* a, padding, b, padding: what CUB sums */
+    size_t buffer_n;
+    int doc_blocks, fast_blocks;
+    float *c, *partial;
+    int *mutex;
+    unsigned int *tickets;
+    void *cub_temp;
+    size_t cub_temp_bytes;
+    int variant, typo, batch;
+} dot_context;
+
+static void cub_sum(dot_context *x, void *temp, size_t *temp_bytes)
+{
+    CUDA_CHECK(cub::DeviceReduce::Sum(temp, *temp_bytes, x->buffer, x->c, (long long)x->buffer_n));
+}
+
+static void launch(dot_context *x)
+{
+    switch (x->variant) {
+    case PARTIAL:
+        dot_partial_kernel<<<x->doc_blocks, DOC_THREADS>>>(x->a, x->b, x->n, x->partial);
+        break;
+    case MUTEX:
+        CUDA_CHECK(cudaMemsetAsync(x->c, 0, sizeof(float), 0));
+        dot_mutex_kernel<<<x->doc_blocks, DOC_THREADS>>>(x->a, x->b, x->n, x->c, x->mutex,
+                                                         x->typo);
+        break;
+    case ATOMIC:
+        CUDA_CHECK(cudaMemsetAsync(x->c, 0, sizeof(float), 0));
+        dot_atomic_kernel<<<x->doc_blocks, DOC_THREADS>>>(x->a, x->b, x->n, x->c);
+        break;
+    case FAST_ATOMIC:
+        CUDA_CHECK(cudaMemsetAsync(x->c, 0, sizeof(float), 0));
+        dot_fast_atomic_kernel<<<x->fast_blocks, FAST_THREADS>>>(x->a, x->b, x->n, x->c);
+        break;
+    case FAST_2PASS:
+        dot_fast_2pass_kernel<<<x->fast_blocks, FAST_THREADS>>>(x->a, x->b, x->n, x->partial,
+                                                                x->tickets, x->c);
+        break;
+    case CUB_SUM: {
+        size_t bytes = x->cub_temp_bytes;
+        cub_sum(x, x->cub_temp, &bytes);
+        break;
+    }
+    }
+    LAUNCH_CHECK();
+}
+
+static void launch_batch(void *arg)
+{
+    dot_context *x = (dot_context *)arg;
+    for (int i = 0; i < x->batch; ++i)
+        launch(x);
+}
+
+/* Runs the variant once (output poisoned first) and returns its result. */
+static double run_dot(dot_context *x, int variant, int typo)
+{
+    const float nan = nanf("");
+    x->variant = variant;
+    x->typo = typo;
+    CUDA_CHECK(cudaMemcpy(x->c, &nan, sizeof nan, cudaMemcpyHostToDevice));
+    launch(x);
+    if (variant == PARTIAL) { /* the document's way: the CPU adds the block sums */
+        float *partial = (float *)tut_host_alloc(x->doc_blocks * sizeof(float), "partials");
+        CUDA_CHECK(cudaMemcpy(partial, x->partial, x->doc_blocks * sizeof(float),
+                              cudaMemcpyDeviceToHost));
+        double s = 0.0;
+        for (int k = 0; k < x->doc_blocks; ++k)
+            s += partial[k];
+        free(partial);
+        return s;
+    }
+    float c = 0.0f;
+    CUDA_CHECK(cudaMemcpy(&c, x->c, sizeof c, cudaMemcpyDeviceToHost));
+    return c;
+}
+
+static double time_dot(dot_context *x, int variant, int reps)
+{
+    x->variant = variant;
+    x->typo = 0;
+    x->batch = 1;
+    tut_timing first = tut_time_gpu(launch_batch, x, 1, 1);
+    int batch = (int)(5.0 / (first.median_ms > 1e-3 ? first.median_ms : 1e-3));
+    x->batch = batch < 1 ? 1 : (batch > 1000 ? 1000 : batch);
+    tut_timing t = tut_time_gpu(launch_batch, x, 1, reps);
+    return t.median_ms / x->batch;
+}
+
+static double dot_reference(const float *a, const float *b, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; ++i)
+        s += (double)a[i] * (double)b[i];
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long long n = 0, seed = TUT_DEFAULT_SEED, blocks = 32 * 20, reps = 10;
+    int bench = 0, no_typo = 0;
+    const char *outdir = NULL;
+    const tut_option opts[] = {
+        {"--n", TUT_OPT_SIZE, &n, "elements (default 1e7; 1e8 with --bench)", 1, 1e9, NULL},
+        {"--seed", TUT_OPT_SIZE, &seed, "seed of the random inputs", 1, 0, NULL},
+        {"--blocks", TUT_OPT_SIZE, &blocks, "grid of the document's kernels (its 32 x 20)", 1,
+         1 << 20, NULL},
+        {"--reps", TUT_OPT_SIZE, &reps, "timed repetitions (median)", 1, 1000, NULL},
+        {"--bench", TUT_OPT_FLAG, &bench, "time every variant against CUB", 0, 0, NULL},
+        {"--no-typo-demo", TUT_OPT_FLAG, &no_typo,
+         "skip the document's dot_mutex (its typo is also a shared-memory race: racecheck "
+         "rightly flags it)", 0, 0, NULL},
+        {"--outdir", TUT_OPT_STRING, &outdir, "write CSV results into this folder", 1, 0, NULL},
+    };
+    tut_parse_or_exit(argc, argv,
+                      "atomics_dot: a dot product finished on the CPU, with a mutex, with "
+                      "atomics, fast, and CUB",
+                      opts, TUT_COUNT(opts));
+    if (n == 0)
+        n = bench ? 100000000ull : 10000000ull;
+    tut_select_device(7, 0, TUT_NEED_NOTHING);
+    const tut_device_info *dev = tut_current_device();
+
+    /* a and b in one buffer, each padded to a multiple of 4 floats (16-byte aligned float4s). */
+    dot_context x;
+    memset(&x, 0, sizeof x);
+    const size_t padded = ((size_t)n + 3) / 4 * 4;
+    x.n = (size_t)n;
+    x.buffer_n = 2 * padded;
+    float *buffer = (float *)tut_device_alloc(tut_bytes(x.buffer_n, sizeof(float), "a, b"), "a, b");
+    CUDA_CHECK(cudaMemset(buffer, 0, x.buffer_n * sizeof(float)));
+    x.buffer = buffer;
+    x.a = buffer;
+    x.b = buffer + padded;
+    x.doc_blocks = (int)blocks;
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dot_fast_2pass_kernel,
+                                                             FAST_THREADS, 0));
+    x.fast_blocks = per_sm * dev->sm_count;
+    const int max_blocks = (x.doc_blocks > 2 * x.fast_blocks ? x.doc_blocks : 2 * x.fast_blocks);
+    x.partial = (float *)tut_device_alloc(max_blocks * sizeof(float), "block sums");
+    x.c = (float *)tut_device_alloc(sizeof(float), "result");
+    x.mutex = (int *)tut_device_alloc(sizeof(int), "mutex");
+    x.tickets = (unsigned int *)tut_device_alloc(sizeof(unsigned int), "tickets");
+    CUDA_CHECK(cudaMemset(x.mutex, 0, sizeof(int)));
+    CUDA_CHECK(cudaMemset(x.tickets, 0, sizeof(unsigned int)));
+    cub_sum(&x, NULL, &x.cub_temp_bytes);
+    x.cub_temp = tut_device_alloc(x.cub_temp_bytes, "CUB temp");
+
+    float *a = (float *)tut_host_alloc(tut_bytes(n, sizeof(float), "a"), "a");
+    float *b = (float *)tut_host_alloc(tut_bytes(n, sizeof(float), "b"), "b");
+    int ok = 1;
+
+    const int typo_demo = !bench && !no_typo;
+    if (typo_demo) {
+        /* The document's input: a = 1, b = 1/n, so a.b = 1 and every thread's share is equal. */
+        for (size_t i = 0; i < n; ++i) {
+            a[i] = 1.0f;
+            b[i] = (float)(1.0 / (double)n);
+        }
+        CUDA_CHECK(cudaMemcpy((void *)x.a, a, n * sizeof(float), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy((void *)x.b, b, n * sizeof(float), cudaMemcpyHostToDevice));
+        double want = dot_reference(a, b, n);
+        printf("the document's input (a = 1, b = 1/n, n = %llu): exact %.7f\n", n, want);
+        printf("  partial sums added on the CPU    %.7f\n", run_dot(&x, PARTIAL, 0));
+        printf("  the document's dot_mutex (typo)  %.7f   looks right...\n",
+               run_dot(&x, MUTEX, 1));
+    }
+
+    tut_rng rng;
+    tut_rng_seed(&rng, seed);
+    tut_rng_fill_f32(&rng, a, n, 0.0f, 1.0f);
+    tut_rng_fill_f32(&rng, b, n, 0.0f, 1.0f);
+    CUDA_CHECK(cudaMemcpy((void *)x.a, a, n * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy((void *)x.b, b, n * sizeof(float), cudaMemcpyHostToDevice));
+    const double want = dot_reference(a, b, n);
+    double sum_ab = 0.0;
+    for (size_t i = 0; i < n; ++i)
+        sum_ab += (double)a[i] + (double)b[i];
+    printf("\nrandom input, a and b uniform in [0, 1), seed %llu, n = %llu: exact %.6f\n", seed,
+           n, want);
+    if (typo_demo) {
+        double typo = run_dot(&x, MUTEX, 1);
+        printf("  the document's dot_mutex (typo)  %.6f   wrong by %.1f%%: s_block[tid + 1] "
+               "only adds threads 0..8 of each block, with binomial weights that sum to 256\n",
+               typo, 100.0 * (typo - want) / want);
+    }
+
+    /* Every variant checked, relative error under 1e-5 against float64 (all terms >= 0). */
+    double got[NVARIANTS];
+    for (int v = 0; v < NVARIANTS; ++v) {
+        char label[64];
+        snprintf(label, sizeof label, "  %-12s", variant_names[v]);
+        got[v] = run_dot(&x, v, 0);
+        ok &= tut_check_scalar(label, got[v], v == CUB_SUM ? sum_ab : want, 0.0, 1e-5);
+    }
+    double again = run_dot(&x, FAST_2PASS, 0);
+    if (again != got[FAST_2PASS]) {
+        printf("  fast_2pass gave %.9g then %.9g: it should be deterministic\n", got[FAST_2PASS],
+               again);
+        ok = 0;
+    }
+
+    if (ok && n >= 1000000) {
+        const double bytes = 8.0 * (double)n;
+        const double cub_bytes = 4.0 * (double)x.buffer_n;
+        double ms[NVARIANTS];
+        for (int v = 0; v < NVARIANTS; ++v)
+            ms[v] = time_dot(&x, v, (int)reps);
+        const double cub_gbps = cub_bytes / (ms[CUB_SUM] * 1e6);
+        tut_csv *csv = tut_csv_open(outdir, "dot_bandwidth.csv",
+                                    "variant,blocks,ms,gbps,fraction_of_cub");
+        tut_csv_comment(csv, "n = %llu floats; each variant reads a and b (8n bytes)", n);
+        printf("\n%-12s %8s %10s %10s %10s   (n = %llu, %.0f MB read)\n", "variant", "blocks",
+               "ms", "GB/s", "% of CUB", n, bytes / 1e6);
+        for (int v = 0; v < NVARIANTS; ++v) {
+            double gbps = (v == CUB_SUM ? cub_bytes : bytes) / (ms[v] * 1e6);
+            int nb = (v == FAST_ATOMIC || v == FAST_2PASS) ? x.fast_blocks
+                     : v == CUB_SUM                        ? 0
+                                                           : x.doc_blocks;
+            printf("%-12s %8d %10.4f %10.1f %9.1f%%\n", variant_names[v], nb, ms[v], gbps,
+                   100.0 * gbps / cub_gbps);
+            tut_csv_row(csv, "%s,%d,%.6f,%.2f,%.4f", variant_names[v], nb, ms[v], gbps,
+                        gbps / cub_gbps);
+        }
+        /* The fast kernel's grid: k blocks per SM, up to two waves of resident blocks. */
+        const int base = x.fast_blocks;
+        const int sweep[] = {1, 2, 4, per_sm, 2 * per_sm};
+        for (int k = 0; k < TUT_COUNT(sweep) && bench; ++k) {
+            x.fast_blocks = sweep[k] * dev->sm_count;
+            double t = time_dot(&x, FAST_2PASS, (int)reps);
+            double gbps = bytes / (t * 1e6);
+            printf("%-12s %8d %10.4f %10.1f %9.1f%%   (grid sweep: %d per SM)\n", "fast_2pass",
+                   x.fast_blocks, t, gbps, 100.0 * gbps / cub_gbps, sweep[k]);
+            tut_csv_row(csv, "fast_2pass_grid,%d,%.6f,%.2f,%.4f", x.fast_blocks, t, gbps,
+                        gbps / cub_gbps);
+        }
+        x.fast_blocks = base;
+        tut_csv_close(csv);
+    }
+
+    free(a);
+    free(b);
+    tut_device_free(buffer);
+    tut_device_free(x.partial);
+    tut_device_free(x.c);
+    tut_device_free(x.mutex);
+    tut_device_free(x.tickets);
+    tut_device_free(x.cub_temp);
+    return tut_finish(ok);
+}

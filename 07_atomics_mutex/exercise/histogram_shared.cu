@@ -1,0 +1,40 @@
+/* EXERCISE: the privatised histogram (the document's Example 4.4).
+ *
+ * Each block counts into its own 128 counters in shared memory, then adds them to the global
+ * bins with one atomicAdd per bin. Fill in the four TODOs; the tests
+ * 07_atomics_mutex.histogram.* fail (variant "shared" differs from the CPU) until they are done.
+ * Do not assume blockDim.x == 128: the tests launch other block sizes too. */
+#include "histogram.h"
+#include "tutorial.h"
+
+__global__ void histogram_shared_kernel(const unsigned char *text, size_t n,
+                                        unsigned long long *bins)
+{
+    __shared__ unsigned int block_bins[TEXT_BINS];
+
+    /* TODO 1: zero block_bins (every bin, whatever blockDim.x is), then wait for the block. */
+
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        /* TODO 2: count the byte text[i] in block_bins, atomically, if it has a bin
+         * (text[i] < TEXT_BINS: a UTF-8 byte >= 128 would index past the array). */
+    }
+
+    /* TODO 3: wait for the whole block, here. */
+
+    for (int b = threadIdx.x; b < TEXT_BINS; b += blockDim.x) {
+        if (block_bins[b] != 0) {
+            /* TODO 4: add block_bins[b] to bins[b] (atomicAdd on unsigned long long). */
+        }
+    }
+}
+
+void histogram_shared(const histogram_job *job)
+{
+    int threads = job->threads > 0 ? job->threads : 128;
+    int blocks = job->blocks > 0 ? job->blocks : 32 * tut_current_device()->sm_count;
+    blocks = histogram_safe_blocks(job->n, blocks, threads);
+    CUDA_CHECK(cudaMemsetAsync(job->bins, 0, TEXT_BINS * sizeof(unsigned long long), 0));
+    histogram_shared_kernel<<<blocks, threads>>>(job->text, job->n, job->bins);
+    LAUNCH_CHECK();
+}
