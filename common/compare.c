@@ -108,6 +108,7 @@ int tut_check_scalar(const char *label, double got, double want, double atol, do
 DEFINE_EXACT_CHECK(tut_check_i32, int32_t, PRId32)
 DEFINE_EXACT_CHECK(tut_check_i64, int64_t, PRId64)
 DEFINE_EXACT_CHECK(tut_check_u32, uint32_t, PRIu32)
+DEFINE_EXACT_CHECK(tut_check_u64, uint64_t, PRIu64)
 
 int tut_finish(int ok)
 {

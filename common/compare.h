@@ -40,6 +40,7 @@ int tut_check_f32_f64(const char *label, const float *got, const double *want, s
 int tut_check_i32(const char *label, const int32_t *got, const int32_t *want, size_t n);
 int tut_check_i64(const char *label, const int64_t *got, const int64_t *want, size_t n);
 int tut_check_u32(const char *label, const uint32_t *got, const uint32_t *want, size_t n);
+int tut_check_u64(const char *label, const uint64_t *got, const uint64_t *want, size_t n);
 
 /* One scalar, e.g. a sum: same rule as the arrays. */
 int tut_check_scalar(const char *label, double got, double want, double atol, double rtol);

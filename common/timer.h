@@ -5,7 +5,10 @@
  *   static void run(void *arg) { struct job *j = arg; kernel<<<...>>>(j->...); LAUNCH_CHECK(); }
  *   tut_timing t = tut_time_gpu(run, &job, 3, 20);     // t.median_ms
  *
- * The work must be issued on the legacy default stream (stream 0), or be synchronised with it. */
+ * The work must be issued on the legacy default stream (stream 0), or be synchronised with it.
+ * Each timed region includes the launch latency of the work's first kernel (a few microseconds:
+ * the start event completes while the host is still submitting). For kernels that short, time a
+ * batch of back-to-back calls inside one work function, or replay a CUDA graph, and divide. */
 #ifndef TUTORIAL_TIMER_H
 #define TUTORIAL_TIMER_H
 

@@ -157,6 +157,9 @@ static void test_compare(void)
     EXPECT(tut_check_i64("longs differ", la, lb, 1) == 0);
     const uint32_t ua[] = {7}, ub[] = {7};
     EXPECT(tut_check_u32("uints", ua, ub, 1) == 1);
+    const uint64_t wa[] = {1ull << 40, 5}, wb[] = {1ull << 40, 6};
+    EXPECT(tut_check_u64("u64 equal", wa, wa, 2) == 1);
+    EXPECT(tut_check_u64("u64 differ", wa, wb, 2) == 0);
     EXPECT(tut_check_f64("empty", NULL, NULL, 0, 0, 0, NULL) == 1);
 
     EXPECT(tut_check_scalar("scalar", 0.69314, log(2.0), 1e-4, 0) == 1);
