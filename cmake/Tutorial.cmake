@@ -129,6 +129,14 @@ function(tutorial_tour)
     string(APPEND args " [[${a}]]")
   endforeach()
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_TOUR_LINES "tour_step([[${chapter}]]${args})")
+
+  # The tour appends --outdir to every command: check in CI that the program accepts it.
+  list(GET T_COMMAND 0 program)
+  set(name ${chapter}.tour.${program}.accepts_outdir)
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=0 "-DEXPECT_OUTPUT=--outdir"
+                   -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- "$<TARGET_FILE:${program}>" --help)
+  set_tests_properties(${name} PROPERTIES LABELS "${chapter};cpu")
 endfunction()
 
 # Called once at the end of the top-level CMakeLists.txt: writes the tour's step list and the
