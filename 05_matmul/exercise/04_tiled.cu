@@ -1,0 +1,43 @@
+/* EXERCISE: the shared-memory tiled kernel, correct at every size.
+ *
+ * Fill in the three TODOs of tiled_kernel. The tests that run every variant
+ * (ctest -R 05_matmul.all) fail until the kernel is right at sizes that are not multiples of
+ * TILE, e.g. 5x23x7 and 1000x777x513. Hints: docs/05_matmul.md, "The tiled kernel", and the
+ * documents' TPB = 3 bug in pitfall.cu: what must every thread of a block do, even one whose
+ * element of C lies outside the matrix? */
+#include "tutorial.h"
+#include "matmul.h"
+
+#define TILE 16
+
+__global__ void tiled_kernel(int M, int N, int K, const float *A, size_t lda, const float *B,
+                             size_t ldb, float *C, size_t ldc)
+{
+    __shared__ float a_tile[TILE][TILE];
+    __shared__ float b_tile[TILE][TILE];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int row = blockIdx.y * TILE + ty;
+    const int col = blockIdx.x * TILE + tx;
+
+    float sum = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TILE) {
+        /* TODO 1: copy element (row, k0 + tx) of A into a_tile[ty][tx] and element
+         * (k0 + ty, col) of B into b_tile[ty][tx]; an element outside its matrix becomes 0. */
+        a_tile[ty][tx] = 0.0f;
+        b_tile[ty][tx] = 0.0f;
+        /* TODO 2: the barriers. Which accesses must each one separate? */
+        for (int k = 0; k < TILE; ++k)
+            sum += a_tile[ty][k] * b_tile[k][tx];
+    }
+    /* TODO 3: store sum into C, only where (row, col) lies inside C. */
+    (void)M; (void)N; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
+    (void)row; (void)col; (void)sum;
+}
+
+void launch_tiled(const matmul_args *a)
+{
+    dim3 block(TILE, TILE);
+    dim3 grid((a->N + TILE - 1) / TILE, (a->M + TILE - 1) / TILE);
+    tiled_kernel<<<grid, block>>>(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+    LAUNCH_CHECK();
+}

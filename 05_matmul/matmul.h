@@ -1,0 +1,70 @@
+/* The matrix-multiply chapter's shared declarations: one problem description, and one launcher
+ * per kernel variant. Every matrix is row-major: element (i, j) of A lives at A[i * lda + j].
+ *
+ *   C (M x N) = A (M x K) * B (K x N)
+ *
+ * The leading dimensions (lda, ldb, ldc: elements from one row to the next) equal K, N and N for
+ * plain cudaMalloc'd matrices; they are larger for pitched (cudaMallocPitch) or padded copies. */
+#ifndef MATMUL_H
+#define MATMUL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int M, N, K;
+    const float *A; /* device, M x K */
+    const float *B; /* device, K x N */
+    float *C;       /* device, M x N */
+    size_t lda, ldb, ldc;
+} matmul_args;
+
+typedef void (*matmul_launch_fn)(const matmul_args *args);
+
+/* What a variant needs from its inputs; the driver (matmul.cu) prepares copies that satisfy it. */
+typedef struct {
+    int pad_m, pad_n, pad_k; /* sizes rounded up to these multiples (1 = any size), zero-filled */
+    int pitched;             /* rows allocated with cudaMallocPitch */
+} matmul_layout;
+
+/* One launcher per kernel file. Each checks its launch (LAUNCH_CHECK). */
+void launch_naive_strided(const matmul_args *a);   /* 01_naive.cu: threadIdx.x walks rows */
+void launch_naive(const matmul_args *a);           /* 01_naive.cu: threadIdx.x walks columns */
+void launch_kahan(const matmul_args *a);           /* 02_kahan.cu */
+void launch_row_shared(const matmul_args *a);      /* 03_row_shared.cu (the blog, pitched) */
+void launch_tiled(const matmul_args *a);           /* 04_tiled.cu: 16x16 tiles, zero-fill */
+void launch_tiled_padded(const matmul_args *a);    /* 05_tiled_padded.cu: sizes % 16 == 0 */
+void launch_blocktile_1d(const matmul_args *a);    /* 06_blocktile_1d.cu */
+void launch_blocktile_2d(const matmul_args *a);    /* 07_blocktile_2d.cu */
+void launch_vectorized(const matmul_args *a);      /* 08_vectorized.cu: N, K % 4 == 0 */
+void launch_warptiled_bk8(const matmul_args *a);   /* 09_warptiled.cu: N, K % 4 == 0 */
+void launch_warptiled_bk16(const matmul_args *a);  /* 09_warptiled.cu: N, K % 4 == 0 */
+void launch_warptiled_w64x32_bk16(const matmul_args *a);
+void launch_warptiled_64x64_bk8(const matmul_args *a);
+void launch_warptiled_64x64_bk16(const matmul_args *a);
+void launch_warptiled_128x256(const matmul_args *a);
+
+/* cublas_matmul.cu: cuBLAS SGEMM on row-major data, plain FP32 (pedantic) or TF32 tensor cores. */
+void cublas_matmul_init(void);
+void cublas_matmul_destroy(void);
+void launch_cublas_fp32(const matmul_args *a);
+void launch_cublas_tf32(const matmul_args *a);
+
+/* pitfall.cu: the documents' first shared-memory kernel (TPB = 3), as written and fixed. */
+int run_pitfall_demo(int buggy_only, int fixed_only);
+
+/* cpu_reference.c: C = A * B in float64, rows [row_begin, row_end) only (all rows: 0, M). */
+void cpu_matmul_f64(int M, int N, int K, const float *A, const float *B, double *C,
+                    int row_begin, int row_end);
+
+/* The tolerance for an FP32 result with a K-term dot product: |error| <= atol + rtol |want|. */
+double matmul_atol(int K, double max_abs_input);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,21 @@
+# GFLOP/s of every variant at 4096^3 FP32, beside cuBLAS (FP32 and TF32) from the same run.
+# gnuplot -e "datadir='...'; outdir='...'" variants.gp   (reads variants_4096.csv)
+set datafile separator ','
+set terminal pngcairo size 900,560 noenhanced
+set output outdir.'/variants_4096.png'
+set title 'C = A B, 4096 x 4096 x 4096, FP32: each step of the chapter beside cuBLAS'
+set style data histograms
+set style fill solid 0.8 border -1
+set boxwidth 0.8
+set ylabel 'TFLOP/s (log scale)'
+set logscale y
+set yrange [0.1:*]
+set xtics rotate by -35 left
+set grid ytics
+set key off
+set rmargin 12
+set bmargin 9
+plot datadir.'/variants_4096.csv' using (column('gflops')/1000):xticlabels(strcol('variant')) \
+     lc rgb '#4477aa', \
+     '' using 0:(column('gflops')/1000*1.15):(sprintf('%.0f%%', column('pct_cublas'))) \
+     with labels font ',9'
