@@ -1,0 +1,195 @@
+/* The machinery of variant 3 (3_fused_philox.cu): the uniforms, the float lanes, the
+ * stateless counter loop, the kernel and its host launcher. Included by exactly one file:
+ * 3_fused_philox.cu, which then defines sample_stream() (the exercise asks you to write it;
+ * exercise/3_fused_philox.cu includes this same file). */
+#ifndef MONTECARLO_FUSED_PHILOX_IMPL_CUH
+#define MONTECARLO_FUSED_PHILOX_IMPL_CUH
+
+#include <curand_kernel.h>
+
+#include "tutorial.h"
+
+#include "block_reduce.cuh"
+#include "variants.h"
+
+static __device__ __forceinline__ float4 to_uniform4(uint4 r, mc_uniform uniform)
+{
+    if (uniform == MC_UNIFORM_CURAND) /* what curand_uniform4 does */
+        return make_float4(mc_uniform_curand(r.x), mc_uniform_curand(r.y),
+                           mc_uniform_curand(r.z), mc_uniform_curand(r.w));
+    return make_float4(mc_uniform_bits(r.x), mc_uniform_bits(r.y), mc_uniform_bits(r.z),
+                       mc_uniform_bits(r.w));
+}
+
+/* The next four uniforms of a stream, through cuRAND's state API. */
+static __device__ __forceinline__ float4 next_uniform4(curandStatePhilox4_32_10_t *state,
+                                                       mc_uniform uniform)
+{
+    if (uniform == MC_UNIFORM_CURAND)
+        return curand_uniform4(state);
+    return to_uniform4(curand4(state), uniform);
+}
+
+/* Adds f(x) and f(x)^2 for one uniform u into one float lane. */
+static __device__ __forceinline__ void add_sample(float u, mc_integrand integrand, float a,
+                                                  float width, float *sum, float *sum_sq)
+{
+    const float f = mc_eval(integrand, fmaf(width, u, a));
+    *sum += f;
+    *sum_sq = fmaf(f, f, *sum_sq);
+}
+
+/* The first `count` (1..4) of four uniforms, each into its own float lane: four independent
+ * add chains keep the pipelines busy, and the CPU replay adds in the same order. */
+static __device__ __forceinline__ void add_samples(float4 u, unsigned count,
+                                                   mc_integrand integrand, float a, float width,
+                                                   float sum[4], float sq[4])
+{
+    add_sample(u.x, integrand, a, width, &sum[0], &sq[0]);
+    if (count > 1)
+        add_sample(u.y, integrand, a, width, &sum[1], &sq[1]);
+    if (count > 2)
+        add_sample(u.z, integrand, a, width, &sum[2], &sq[2]);
+    if (count > 3)
+        add_sample(u.w, integrand, a, width, &sum[3], &sq[3]);
+}
+
+static __device__ __forceinline__ double2 lanes_to_double(const float sum[4], const float sq[4])
+{
+    return make_double2((double)((sum[0] + sum[1]) + (sum[2] + sum[3])),
+                        (double)((sq[0] + sq[1]) + (sq[2] + sq[3])));
+}
+
+/* Stream s of the seed through cuRAND's state API: defined by the file that includes this one. */
+static __device__ __forceinline__ double2 sample_stream(unsigned long long seed,
+                                                        unsigned long long s, unsigned len,
+                                                        mc_integrand integrand,
+                                                        mc_uniform uniform, float a, float width);
+
+
+/* The same stream without the state: call k is Philox of the counter (k, 0, s), built in place.
+ * The state API carries a position within the current 4 outputs and a 128-bit increment with
+ * carries, which this loop needs neither of (k < 256 within a stream). Same numbers, fewer
+ * instructions: the benchmark measures how many fewer. */
+static __device__ __forceinline__ double2 sample_stream_counter(unsigned long long seed,
+                                                                unsigned long long s,
+                                                                unsigned len,
+                                                                mc_integrand integrand,
+                                                                mc_uniform uniform, float a,
+                                                                float width)
+{
+    const uint2 key = make_uint2((unsigned)seed, (unsigned)(seed >> 32));
+    const unsigned s_lo = (unsigned)s, s_hi = (unsigned)(s >> 32);
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const unsigned calls = len / 4;
+    for (unsigned k = 0; k < calls; ++k) {
+        const uint4 r = curand_Philox4x32_10(make_uint4(k, 0, s_lo, s_hi), key);
+        add_samples(to_uniform4(r, uniform), 4, integrand, a, width, sum, sq);
+    }
+    if (len % 4 != 0) {
+        const uint4 r = curand_Philox4x32_10(make_uint4(calls, 0, s_lo, s_hi), key);
+        add_samples(to_uniform4(r, uniform), len % 4, integrand, a, width, sum, sq);
+    }
+    return lanes_to_double(sum, sq);
+}
+
+/* The kernel body for one integrand and one uniform conversion, both compile-time constants
+ * after inlining, so the hot loop carries no switch. Threads take streams grid-stride. */
+static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integrand integrand,
+                                                  mc_uniform uniform, mc_generator generator,
+                                                  double2 *partials)
+{
+    const float a = (float)p.a, width = (float)(p.b - p.a);
+    const unsigned long long streams = mc_stream_count(p.samples);
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    double2 acc = make_double2(0.0, 0.0);
+    for (unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+         s < streams; s += stride) {
+        const unsigned len = mc_stream_length(p.samples, s);
+        const double2 part =
+            generator == MC_GENERATOR_COUNTER
+                ? sample_stream_counter(p.seed, s, len, integrand, uniform, a, width)
+                : sample_stream(p.seed, s, len, integrand, uniform, a, width);
+        acc.x += part.x;
+        acc.y += part.y;
+    }
+    acc = mc_block_sum(acc);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = acc;
+}
+
+/* C has no templates: a switch over constants, with the body inlined into each case, gives one
+ * specialised loop per (integrand, uniform, generator). */
+#define FUSED_FOR_GENERATOR(I, U)                                                              \
+    if (generator == MC_GENERATOR_COUNTER)                                                     \
+        fused_body(p, I, U, MC_GENERATOR_COUNTER, partials);                                   \
+    else                                                                                       \
+        fused_body(p, I, U, MC_GENERATOR_STATE, partials);
+#define FUSED_CASE(I)                                                                          \
+    case I:                                                                                    \
+        if (uniform == MC_UNIFORM_BITS) {                                                      \
+            FUSED_FOR_GENERATOR(I, MC_UNIFORM_BITS)                                            \
+        } else {                                                                               \
+            FUSED_FOR_GENERATOR(I, MC_UNIFORM_CURAND)                                          \
+        }                                                                                      \
+        break;
+
+__global__ void __launch_bounds__(MC_FUSED_THREADS)
+    fused_philox_kernel(const mc_problem p, mc_uniform uniform, mc_generator generator,
+                        double2 *partials)
+{
+    switch (p.integrand) {
+        FUSED_CASE(MC_INV)
+        FUSED_CASE(MC_SQUARE)
+        FUSED_CASE(MC_SIN)
+        FUSED_CASE(MC_CIRCLE)
+        FUSED_CASE(MC_ONE)
+    default: break;
+    }
+}
+
+int mc_fused_max_blocks_per_sm(void)
+{
+    int blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fused_philox_kernel,
+                                                             MC_FUSED_THREADS, 0));
+    return blocks;
+}
+
+void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
+                     mc_generator generator, int blocks_per_sm)
+{
+    job->p = *p;
+    job->uniform = uniform;
+    job->generator = generator;
+    const int max_per_sm = mc_fused_max_blocks_per_sm();
+    if (blocks_per_sm <= 0 || blocks_per_sm > max_per_sm)
+        blocks_per_sm = max_per_sm;
+    /* A persistent grid: every block resident at once, each thread looping over streams. No
+     * more blocks than there are streams for. */
+    const unsigned long long wanted = (unsigned long long)blocks_per_sm *
+                                      tut_current_device()->sm_count;
+    const unsigned long long useful =
+        (mc_stream_count(p->samples) + MC_FUSED_THREADS - 1) / MC_FUSED_THREADS;
+    job->blocks = (int)(wanted < useful ? wanted : useful);
+    job->partials = (double2 *)tut_device_alloc(job->blocks * sizeof(double2), "partials");
+    job->result = (double2 *)tut_device_alloc(sizeof(double2), "result");
+    CUDA_CHECK(cudaMemset(job->partials, 0xFF, job->blocks * sizeof(double2)));
+    CUDA_CHECK(cudaMemset(job->result, 0xFF, sizeof(double2)));
+}
+
+void mc_fused_run(mc_fused_job *job)
+{
+    fused_philox_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, job->uniform, job->generator,
+                                                            job->partials);
+    LAUNCH_CHECK();
+    mc_reduce_partials(job->partials, job->blocks, job->result);
+}
+
+void mc_fused_destroy(mc_fused_job *job)
+{
+    tut_device_free(job->partials);
+    tut_device_free(job->result);
+}
+
+#endif
