@@ -2,16 +2,7 @@
 # Passes when the program exits with EXPECT_EXIT and its output (stdout + stderr) matches the regex.
 # Used for the bad-input tests: exit 2 with a message that names the problem.
 cmake_minimum_required(VERSION 3.25)
-set(cmd)
-set(seen_dashes FALSE)
-math(EXPR last "${CMAKE_ARGC} - 1")
-foreach(i RANGE ${last})
-  if(seen_dashes)
-    list(APPEND cmd "${CMAKE_ARGV${i}}")
-  elseif(CMAKE_ARGV${i} STREQUAL "--")
-    set(seen_dashes TRUE)
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/CommandAfterDashes.cmake)
 execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(rc EQUAL 77 AND NOT EXPECT_EXIT EQUAL 77)

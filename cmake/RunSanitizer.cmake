@@ -2,16 +2,7 @@
 #       -DPROBE=<tutorial_gpu_probe> -P RunSanitizer.cmake -- <program> [args...]
 # Skips (77) where the tool or a GPU is missing; fails on any error the tool reports.
 cmake_minimum_required(VERSION 3.25)
-set(cmd)
-set(seen_dashes FALSE)
-math(EXPR last "${CMAKE_ARGC} - 1")
-foreach(i RANGE ${last})
-  if(seen_dashes)
-    list(APPEND cmd "${CMAKE_ARGV${i}}")
-  elseif(CMAKE_ARGV${i} STREQUAL "--")
-    set(seen_dashes TRUE)
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/CommandAfterDashes.cmake)
 if(NOT SANITIZER OR NOT EXISTS "${SANITIZER}")
   message("[tutorial-skip] compute-sanitizer not found")
   return()
