@@ -1,4 +1,4 @@
-/* Step 10: warp tiling and double buffering: the chapter's fastest kernel.
+/* Step 10: warp tiling and double buffering (step 11, 10_pipelined.cu, goes further).
  *
  * Starting from 08_vectorized.cu:
  *   - Warp tiling. Each thread still computes 8 x 8 results, but as four 4 x 4 pieces spread

@@ -46,6 +46,15 @@ void launch_warptiled_w64x32_bk16(const matmul_args *a);
 void launch_warptiled_64x64_bk8(const matmul_args *a);
 void launch_warptiled_64x64_bk16(const matmul_args *a);
 void launch_warptiled_128x256(const matmul_args *a);
+void launch_pipelined(const matmul_args *a);       /* 10_pipelined.cu: N, K % 4 == 0 */
+void launch_pipelined_128x128(const matmul_args *a);
+void launch_pipelined_128x128_s3(const matmul_args *a);
+void launch_pipelined_nofdb(const matmul_args *a);
+void launch_pipelined_rowmajor(const matmul_args *a);
+void launch_pipelined_amap(const matmul_args *a);
+void launch_pipelined_bk8(const matmul_args *a);
+void launch_pipelined_64x128(const matmul_args *a);
+void launch_pipelined_64x128_s2(const matmul_args *a);
 
 /* cublas_matmul.cu: cuBLAS SGEMM on row-major data, plain FP32 (pedantic) or TF32 tensor cores. */
 void cublas_matmul_init(void);

@@ -19,7 +19,9 @@ typedef struct {
     "all|cublas|naive_strided|naive|kahan|row_shared|tiled|tiled_padded|blocktile_1d|"         \
     "blocktile_2d|vectorized|warptiled_bk8|warptiled_bk16|warptiled_w64x32_bk16|"              \
     "warptiled_64x64_bk8|"                                                                     \
-    "warptiled_64x64_bk16|warptiled_128x256|cublas_tf32"
+    "warptiled_64x64_bk16|warptiled_128x256|pipelined|pipelined_128x128|"                     \
+    "pipelined_128x128_s3|pipelined_nofdb|pipelined_rowmajor|pipelined_amap|pipelined_bk8|"  \
+    "pipelined_64x128|pipelined_64x128_s2|cublas_tf32"
 
 static const matmul_variant matmul_variants[] = {
     /* cuBLAS first: the others are reported as a percentage of it. */
@@ -39,6 +41,15 @@ static const matmul_variant matmul_variants[] = {
     {"warptiled_64x64_bk8", launch_warptiled_64x64_bk8, {1, 4, 4, 0}, 0, 0, 1},
     {"warptiled_64x64_bk16", launch_warptiled_64x64_bk16, {1, 4, 4, 0}, 0, 0, 1},
     {"warptiled_128x256", launch_warptiled_128x256, {1, 4, 4, 0}, 0, 0, 1},
+    {"pipelined", launch_pipelined, {1, 4, 4, 0}, 0, 0, 1},
+    {"pipelined_128x128", launch_pipelined_128x128, {1, 4, 4, 0}, 0, 0, 0},
+    {"pipelined_128x128_s3", launch_pipelined_128x128_s3, {1, 4, 4, 0}, 0, 0, 0},
+    {"pipelined_nofdb", launch_pipelined_nofdb, {1, 4, 4, 0}, 0, 0, 0},
+    {"pipelined_rowmajor", launch_pipelined_rowmajor, {1, 4, 4, 0}, 0, 0, 0},
+    {"pipelined_amap", launch_pipelined_amap, {1, 4, 4, 0}, 0, 0, 0},
+    {"pipelined_bk8", launch_pipelined_bk8, {1, 4, 4, 0}, 0, 0, 0},
+    {"pipelined_64x128", launch_pipelined_64x128, {1, 4, 4, 0}, 0, 0, 0},
+    {"pipelined_64x128_s2", launch_pipelined_64x128_s2, {1, 4, 4, 0}, 0, 0, 0},
     {"cublas_tf32", launch_cublas_tf32, {1, 1, 1, 0}, 1, 0, 1},
 };
 

@@ -11,7 +11,7 @@ set ylabel 'TFLOP/s'
 set logscale x 2
 set grid
 set key outside right
-names = 'cublas warptiled_bk16 warptiled_bk8 warptiled_64x64_bk16 warptiled_128x256 vectorized blocktile_2d tiled'
+names = 'cublas pipelined warptiled_bk16 warptiled_bk8 warptiled_64x64_bk16 warptiled_128x256 vectorized blocktile_2d tiled'
 plot for [v in names] datadir.'/sizes.csv' \
      using (strcol('variant') eq v ? column('m') : NaN):(column('gflops')/1000) \
      with linespoints title v

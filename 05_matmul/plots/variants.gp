@@ -10,7 +10,7 @@ set boxwidth 0.8
 set ylabel 'TFLOP/s (log scale)'
 set logscale y
 set yrange [0.1:*]
-set xtics rotate by -35 left
+set xtics rotate by -45 left font ',8'
 set grid ytics
 set key off
 set rmargin 12
@@ -18,4 +18,4 @@ set bmargin 9
 plot datadir.'/variants_4096.csv' using (column('gflops')/1000):xticlabels(strcol('variant')) \
      lc rgb '#4477aa', \
      '' using 0:(column('gflops')/1000*1.15):(sprintf('%.0f%%', column('pct_cublas'))) \
-     with labels font ',9'
+     with labels font ',7'
