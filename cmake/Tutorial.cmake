@@ -146,12 +146,20 @@ function(tutorial_finish_tour)
   get_property(programs GLOBAL PROPERTY TUTORIAL_PROGRAMS)
   list(JOIN lines "\n" content)
   file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/tour_steps.cmake CONTENT "${content}\n")
+  set(run_tour ${CMAKE_COMMAND} -DSTEPS=${CMAKE_BINARY_DIR}/tour_steps.cmake
+      -DRESULTS=${PROJECT_SOURCE_DIR}/docs/results "-DGNUPLOT=${TUTORIAL_GNUPLOT}")
   add_custom_target(tour
-    COMMAND ${CMAKE_COMMAND} -DSTEPS=${CMAKE_BINARY_DIR}/tour_steps.cmake
-            -DTOURDIR=${CMAKE_BINARY_DIR}/tour -DRESULTS=${PROJECT_SOURCE_DIR}/docs/results
-            "-DGNUPLOT=${TUTORIAL_GNUPLOT}" -P ${TUTORIAL_CMAKE_DIR}/RunTour.cmake
+    COMMAND ${run_tour} -DTOURDIR=${CMAKE_BINARY_DIR}/tour -P ${TUTORIAL_CMAKE_DIR}/RunTour.cmake
     USES_TERMINAL
     COMMENT "The tour: every chapter's demo, its results and its plots")
+  # The tour as a machine without a GPU sees it (every demo skips, every plot is drawn from
+  # docs/results), on any machine: CUDA_VISIBLE_DEVICES=-1 hides the GPUs.
+  add_test(NAME tour.without_gpu
+           COMMAND ${run_tour} -DTOURDIR=${CMAKE_BINARY_DIR}/tour_without_gpu
+                   -P ${TUTORIAL_CMAKE_DIR}/RunTour.cmake)
+  set_tests_properties(tour.without_gpu PROPERTIES LABELS "tour;cpu" ENVIRONMENT
+                       "CUDA_VISIBLE_DEVICES=-1" PASS_REGULAR_EXPRESSION "===== Tour summary"
+                       FAIL_REGULAR_EXPRESSION "CMake Error|: FAIL")
   if(programs)
     add_dependencies(tour ${programs})
   endif()
