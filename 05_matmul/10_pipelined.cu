@@ -52,69 +52,26 @@ static __device__ __forceinline__ void pl_commit(void)
 #endif
 
 /* The main configuration: 128 x 128 x 16, 256 threads, warp tile 32 x 64, 8 x 8 per thread,
- * two blocks per SM (at most 128 registers), two stages of B, groups of 16 block rows. */
-#define PL_BM 128
-#define PL_BN 128
-#define PL_BK 16
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
-#define PL_THREADS 256
-#define PL_MIN_BLOCKS 2
-#define PL_STAGES 2
-#define PL_FRAG_DB 1
-#define PL_A_MAP 0
-#define PL_GROUP 16
+ * two blocks per SM (at most 128 registers), two stages of B, groups of 16 block rows: the
+ * defaults of 10_pipelined_kernel.cuh, so only the names are given. Each configuration after it
+ * defines only what it changes. */
 #define PL_KERNEL pipelined_128x128_kernel
 #define PL_LAUNCH launch_pipelined_128x128
 #include "10_pipelined_kernel.cuh"
 
 /* Ablations: one idea changed at a time, to measure what each buys. Three stages of B: */
-#define PL_BM 128
-#define PL_BN 128
-#define PL_BK 16
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
-#define PL_THREADS 256
-#define PL_MIN_BLOCKS 2
 #define PL_STAGES 3
-#define PL_FRAG_DB 1
-#define PL_A_MAP 0
-#define PL_GROUP 16
 #define PL_KERNEL pipelined_128x128_s3_kernel
 #define PL_LAUNCH launch_pipelined_128x128_s3
 #include "10_pipelined_kernel.cuh"
 
 /* Fragments read just before use (as in step 10): */
-#define PL_BM 128
-#define PL_BN 128
-#define PL_BK 16
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
-#define PL_THREADS 256
-#define PL_MIN_BLOCKS 2
-#define PL_STAGES 2
 #define PL_FRAG_DB 0
-#define PL_A_MAP 0
-#define PL_GROUP 16
 #define PL_KERNEL pipelined_nofdb_kernel
 #define PL_LAUNCH launch_pipelined_nofdb
 #include "10_pipelined_kernel.cuh"
 
 /* Blocks in plain row-major order: */
-#define PL_BM 128
-#define PL_BN 128
-#define PL_BK 16
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
-#define PL_THREADS 256
-#define PL_MIN_BLOCKS 2
-#define PL_STAGES 2
-#define PL_FRAG_DB 1
-#define PL_A_MAP 0
 #define PL_GROUP 1
 #define PL_KERNEL pipelined_rowmajor_kernel
 #define PL_LAUNCH launch_pipelined_rowmajor
@@ -122,35 +79,14 @@ static __device__ __forceinline__ void pl_commit(void)
 
 /* A's float4s copied so that the transposed stores are free of bank conflicts (measured
  * 11 points slower; docs/05_matmul.md): */
-#define PL_BM 128
-#define PL_BN 128
-#define PL_BK 16
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
-#define PL_THREADS 256
-#define PL_MIN_BLOCKS 2
-#define PL_STAGES 2
-#define PL_FRAG_DB 1
 #define PL_A_MAP 1
-#define PL_GROUP 16
 #define PL_KERNEL pipelined_amap_kernel
 #define PL_LAUNCH launch_pipelined_amap
 #include "10_pipelined_kernel.cuh"
 
 /* K strip 8 with four stages: */
-#define PL_BM 128
-#define PL_BN 128
 #define PL_BK 8
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
-#define PL_THREADS 256
-#define PL_MIN_BLOCKS 2
 #define PL_STAGES 4
-#define PL_FRAG_DB 1
-#define PL_A_MAP 0
-#define PL_GROUP 16
 #define PL_KERNEL pipelined_bk8_kernel
 #define PL_LAUNCH launch_pipelined_bk8
 #include "10_pipelined_kernel.cuh"
@@ -158,33 +94,16 @@ static __device__ __forceinline__ void pl_commit(void)
 /* For small matrices: 64 x 128 block tiles of 128 threads (4 warps of 32 x 64), twice as many
  * blocks as 128 x 128 for the same matrix, four blocks per SM; three or two stages of B. */
 #define PL_BM 64
-#define PL_BN 128
-#define PL_BK 16
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
 #define PL_THREADS 128
 #define PL_MIN_BLOCKS 4
 #define PL_STAGES 3
-#define PL_FRAG_DB 1
-#define PL_A_MAP 0
-#define PL_GROUP 16
 #define PL_KERNEL pipelined_64x128_kernel
 #define PL_LAUNCH launch_pipelined_64x128
 #include "10_pipelined_kernel.cuh"
 
 #define PL_BM 64
-#define PL_BN 128
-#define PL_BK 16
-#define PL_WM 32
-#define PL_WN 64
-#define PL_LANES_M 4
 #define PL_THREADS 128
 #define PL_MIN_BLOCKS 4
-#define PL_STAGES 2
-#define PL_FRAG_DB 1
-#define PL_A_MAP 0
-#define PL_GROUP 16
 #define PL_KERNEL pipelined_64x128_s2_kernel
 #define PL_LAUNCH launch_pipelined_64x128_s2
 #include "10_pipelined_kernel.cuh"

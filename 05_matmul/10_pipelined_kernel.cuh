@@ -1,6 +1,6 @@
 /* The body of 10_pipelined.cu's kernel, included once per configuration (as
- * 09_warptiled_kernel.cuh is). 10_pipelined.cu defines, before each include (all #undef'd at the
- * end):
+ * 09_warptiled_kernel.cuh is). 10_pipelined.cu defines, before each include, the names and
+ * whatever differs from the main configuration (defaults below; all #undef'd at the end):
  *   PL_BM, PL_BN, PL_BK   block tile (rows of C, columns of C, K strip)
  *   PL_WM, PL_WN          warp tile; PL_THREADS / 32 warps cover the block tile
  *   PL_LANES_M            lanes along M (the other 32 / PL_LANES_M go along N)
@@ -13,6 +13,47 @@
  *   PL_A_MAP              which thread copies which float4 of the A strip (see below)
  *   PL_KERNEL, PL_LAUNCH  the names
  * The warp tiling and the fragment layout are those of 09_warptiled_kernel.cuh. */
+
+/* What a configuration leaves undefined takes the main configuration's value. */
+#ifndef PL_BM
+#define PL_BM 128
+#endif
+#ifndef PL_BN
+#define PL_BN 128
+#endif
+#ifndef PL_BK
+#define PL_BK 16
+#endif
+#ifndef PL_WM
+#define PL_WM 32
+#endif
+#ifndef PL_WN
+#define PL_WN 64
+#endif
+#ifndef PL_LANES_M
+#define PL_LANES_M 4
+#endif
+#ifndef PL_THREADS
+#define PL_THREADS 256
+#endif
+#ifndef PL_MIN_BLOCKS
+#define PL_MIN_BLOCKS 2
+#endif
+#ifndef PL_STAGES
+#define PL_STAGES 2
+#endif
+#ifndef PL_FRAG_DB
+#define PL_FRAG_DB 1
+#endif
+#ifndef PL_A_MAP
+#define PL_A_MAP 0
+#endif
+#ifndef PL_GROUP
+#define PL_GROUP 16
+#endif
+#if !defined(PL_KERNEL) || !defined(PL_LAUNCH)
+#error "define PL_KERNEL and PL_LAUNCH (the names) before including 10_pipelined_kernel.cuh"
+#endif
 
 #define PL_LANES_N (32 / PL_LANES_M)
 #define PL_TM (PL_WM / PL_LANES_M) /* results per thread along M */
