@@ -41,17 +41,20 @@ typedef struct {
 
 /* ---------------------------------------------------------------- running one variant */
 
-/* Which variants apply to a rod of n points; why[] says why not. */
-static int variant_applies(int v, const heat_job *job, char *why, size_t len)
+/* 1 if variant v runs here: chosen by --variant (0: all of them), and able to hold the rod
+ * (the one-block variants have a size limit; when it rules a variant out, it says so). */
+static int variant_runs(int v, int chosen, const heat_job *job)
 {
+    if (chosen && chosen != v + 1)
+        return 0;
     size_t cap = 0;
     if (v == V_SHARED)
         cap = heat_shared_block_capacity();
     else if (v == V_REGISTERS)
         cap = heat_block_registers_capacity();
     if (cap && job->n > cap) {
-        snprintf(why, len, "%zu points do not fit in one block (it holds at most %zu)", job->n,
-                 cap);
+        printf("%-12s not applicable: %zu points do not fit in one block (it holds at most %zu)\n",
+               variant_names[v], job->n, cap);
         return 0;
     }
     return 1;
@@ -193,13 +196,8 @@ static int solve_problem(const options *o, int sweep, const char *csv_name)
     printf("%-12s %-14s %12s %12s\n", "variant", "config", "ms", "us/step");
     int profiled = 0;
     for (int v = 0; v < V_COUNT; ++v) {
-        if (o->variant && o->variant != v + 1)
+        if (!variant_runs(v, o->variant, &job))
             continue;
-        char why[160];
-        if (!variant_applies(v, &job, why, sizeof why)) {
-            printf("%-12s not applicable: %s\n", variant_names[v], why);
-            continue;
-        }
         const int sweeps = (sweep && v == V_SHARED) ? 4 : 1;
         for (int w = 0; w < sweeps; ++w) {
             char config[64] = "";
@@ -308,13 +306,8 @@ static int large_rod(const options *o)
     const int halos[] = {4, 8, 16, 32, 64, 32, 32};
     int ok = 1;
     for (int v = 0; v < V_COUNT; ++v) {
-        if (o->variant && o->variant != v + 1)
+        if (!variant_runs(v, o->variant, &job))
             continue;
-        char why[160];
-        if (!variant_applies(v, &job, why, sizeof why)) {
-            printf("%-12s not applicable: %s\n", variant_names[v], why);
-            continue;
-        }
         const int configs = v == V_TEMPORAL ? TUT_COUNT(tiles) : 1;
         for (int c = 0; c < configs; ++c) {
             char config[64] = "";
