@@ -62,7 +62,12 @@ int main(int argc, char **argv)
     };
     tut_parse_or_exit(argc, argv, "Chapter 01: a grid-stride loop over more items than threads.",
                       opts, TUT_COUNT(opts));
-    tut_select_device(7, 5, TUT_NEED_NOTHING);
+    tut_select_device(TUT_NEED_NOTHING);
+    if (threads > (unsigned long long)tut_current_device()->max_threads_per_block) {
+        fprintf(stderr, "error: --threads %llu: a block of this GPU can have at most %d\n",
+                threads, tut_current_device()->max_threads_per_block);
+        return 2;
+    }
     const int grid_threads = (int)(blocks * threads);
     printf("grid [%llu, %llu] = %d threads, %llu items\n", blocks, threads, grid_threads, n);
 

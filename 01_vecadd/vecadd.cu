@@ -1,86 +1,98 @@
 /* Chapter 01: vector addition, c = a + b.
  *
- * 1. The document's example: 100000 random doubles, launched three ways (a manual launch of 256
- *    threads per block, a `forall`-style launch sized by the occupancy API, a grid-stride
- *    launch), each checked against the CPU.
- * 2. The same in float, with the float4 kernel.
+ * 1. The document's example: 100000 random doubles, launched two ways (the document's manual
+ *    launch of 256 threads per block, and a `forall`-style launch sized by the occupancy
+ *    calculator), each checked against the CPU.
+ * 2. The same in float, three ways: one thread per element, a grid-stride loop over one wave of
+ *    blocks, and the float4 kernel; each checked exactly.
  * 3. --bench: every float kernel from 2^10 to 2^28 elements beside cudaMemcpy device-to-device
- *    (the bandwidth ceiling), plus the cost of a kernel launch.
- * Run with --help for the options. */
+ *    (the bandwidth ceiling), timed the same way and interleaved, plus the cost of a launch.
+ * Every launch configuration comes from the GPU's limits (launch_config.h), so
+ * TUT_EMULATE_GPU=T4 shows what a T4 would run. Run with --help for the options. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "launch_math.h"
+#include "interleaved_timer.h"
+#include "launch_config.h"
 #include "tutorial.h"
 #include "vecadd_kernels.h"
 
 enum { PRECISION_BOTH, PRECISION_F32, PRECISION_F64 };
 
 typedef struct {
-    unsigned long long n, max_n, reps, seed;
+    unsigned long long n, max_n, reps, batch, seed;
     int precision, bench, if_fits;
     const char *outdir;
 } options;
 
 /* ---------------------------------------------------------------- launch configurations */
 
-typedef struct {
-    size_t blocks;
-    int threads;
-} launch_config;
-
-/* What Numba's forall() does for you: ask the occupancy API for the block size that keeps the
- * most threads resident, then cover n with blocks of that size. */
-static launch_config forall_config(const void *kernel, size_t n)
+/* Registers and static shared memory of a compiled kernel, asked of the runtime. */
+static kernel_resources kernel_resources_of(const void *kernel)
 {
-    int min_grid = 0, threads = 0;
-    CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, kernel, 0, 0));
-    launch_config cfg = {blocks_to_cover(n, (unsigned)threads), threads};
-    return cfg;
+    const tut_kernel_use use = tut_kernel_use_of(kernel, 1, 0);
+    kernel_resources k = {use.regs_per_thread, use.static_shared};
+    return k;
 }
 
-/* A grid-stride kernel needs one full wave of blocks: as many as can be resident at once. */
-static launch_config one_wave_config(const void *kernel, size_t n, int threads)
+/* gridDim.x can be at most 2^31 - 1 on every GPU this suite runs on. */
+static void check_grid(launch_config c, const char *what)
 {
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-    launch_config cfg = {grid_stride_blocks(n, (unsigned)threads, tut_current_device()->sm_count,
-                                            per_sm), threads};
-    return cfg;
+    if (c.blocks == 0 || c.blocks > 0x7fffffffu) {
+        fprintf(stderr, "error: %s needs %zu blocks of %u threads: not a launchable grid\n", what,
+                c.blocks, c.threads);
+        exit(2);
+    }
+}
+
+static void print_config(const char *what, launch_config c)
+{
+    const tut_device_info *dev = tut_current_device();
+    printf("  %-28s %10zu blocks x %4u threads (%2d blocks = %4d of %d threads per SM "
+           "resident)\n", what, c.blocks, c.threads, c.blocks_per_sm,
+           c.blocks_per_sm * (int)c.threads, dev->max_threads_per_sm);
 }
 
 /* ---------------------------------------------------------------- the float kernels */
 
 enum { F32_ONE_PER_THREAD, F32_GRID_STRIDE, F32_FLOAT4, F32_VARIANTS };
 static const char *f32_names[F32_VARIANTS] = {"one-per-thread", "grid-stride", "float4"};
+static kernel_resources f32_resources[F32_VARIANTS]; /* read once, in float_kernels() */
+
+static launch_config f32_config(int variant, size_t n)
+{
+    const tut_device_info *dev = tut_current_device();
+    launch_config c;
+    switch (variant) {
+    case F32_ONE_PER_THREAD: c = one_per_thread_config(dev, f32_resources[variant], n); break;
+    case F32_GRID_STRIDE: c = one_wave_config(dev, f32_resources[variant], n); break;
+    default: c = one_wave_config(dev, f32_resources[variant], float4_items(n)); break;
+    }
+    check_grid(c, f32_names[variant]);
+    return c;
+}
 
 typedef struct {
     int variant;
     const float *a, *b;
     float *c;
     size_t n;
+    launch_config cfg; /* chosen before timing: nothing but the launch in the timed call */
 } f32_job;
 
 static void run_f32(void *arg)
 {
     const f32_job *j = (const f32_job *)arg;
-    launch_config cfg;
+    const unsigned blocks = (unsigned)j->cfg.blocks, threads = j->cfg.threads;
     switch (j->variant) {
     case F32_ONE_PER_THREAD:
-        cfg.threads = 256;
-        cfg.blocks = blocks_to_cover(j->n, 256);
-        vecadd_f32_kernel<<<(unsigned)cfg.blocks, cfg.threads>>>(j->a, j->b, j->c, j->n);
+        vecadd_f32_kernel<<<blocks, threads>>>(j->a, j->b, j->c, j->n);
         break;
     case F32_GRID_STRIDE:
-        cfg = one_wave_config((const void *)vecadd_f32_grid_stride_kernel, j->n, 256);
-        vecadd_f32_grid_stride_kernel<<<(unsigned)cfg.blocks, cfg.threads>>>(j->a, j->b, j->c,
-                                                                             j->n);
+        vecadd_f32_grid_stride_kernel<<<blocks, threads>>>(j->a, j->b, j->c, j->n);
         break;
     default:
-        /* Threads with work: one per float4, and at least one per tail element. */
-        cfg = one_wave_config((const void *)vecadd_f32x4_kernel,
-                              float4_count(j->n) + float4_tail(j->n), 256);
-        vecadd_f32x4_kernel<<<(unsigned)cfg.blocks, cfg.threads>>>(j->a, j->b, j->c, j->n);
+        vecadd_f32x4_kernel<<<blocks, threads>>>(j->a, j->b, j->c, j->n);
         break;
     }
     LAUNCH_CHECK();
@@ -92,7 +104,7 @@ static int check_f32(int variant, const float *d_a, const float *d_b, float *d_c
                      const float *want, float *got)
 {
     CUDA_CHECK(cudaMemset(d_c, 0xFF, tut_bytes(n, sizeof(float), "c")));
-    f32_job job = {variant, d_a, d_b, d_c, n};
+    f32_job job = {variant, d_a, d_b, d_c, n, f32_config(variant, n)};
     run_f32(&job);
     CUDA_CHECK(cudaMemcpy(got, d_c, n * sizeof(float), cudaMemcpyDeviceToHost));
     char label[96];
@@ -120,16 +132,22 @@ static int seed_example_f64(size_t n, tut_rng *rng)
     CUDA_CHECK(cudaMemcpy(d_a, a, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_b, b, bytes, cudaMemcpyHostToDevice));
 
-    const launch_config manual = {blocks_to_cover(n, 256), 256};
-    const launch_config forall = forall_config((const void *)vecadd_f64_kernel, n);
-    const launch_config *configs[] = {&manual, &forall};
-    const char *names[] = {"manual 256 threads/block", "forall (occupancy API)"};
+    /* The document's choice and the calculator's, from this GPU's limits (launch_config.h). */
+    const tut_device_info *dev = tut_current_device();
+    const kernel_resources k = kernel_resources_of((const void *)vecadd_f64_kernel);
+    const launch_config configs[] = {manual_config(dev, k, n), forall_config(dev, k, n)};
+    const char *names[] = {"f64 manual (the document's)", "f64 forall (occupancy)"};
+    if (configs[0].threads != DOCUMENT_THREADS)
+        printf("note: a block of %u threads does not fit this GPU; the manual launch uses %u\n",
+               DOCUMENT_THREADS, configs[0].threads);
+    printf("launch configurations for n = %zu from the limits of %s:\n", n,
+           dev->emulated[0] ? dev->emulated : dev->name);
     int ok = 1;
-    for (int k = 0; k < 2; ++k) {
-        printf("f64 %s: %zu blocks x %d threads\n", names[k], configs[k]->blocks,
-               configs[k]->threads);
+    for (int c = 0; c < 2; ++c) {
+        check_grid(configs[c], names[c]);
+        print_config(names[c], configs[c]);
         CUDA_CHECK(cudaMemset(d_c, 0xFF, bytes));
-        vecadd_f64_kernel<<<(unsigned)configs[k]->blocks, configs[k]->threads>>>(d_a, d_b, d_c, n);
+        vecadd_f64_kernel<<<(unsigned)configs[c].blocks, configs[c].threads>>>(d_a, d_b, d_c, n);
         LAUNCH_CHECK();
         CUDA_CHECK(cudaMemcpy(got, d_c, bytes, cudaMemcpyDeviceToHost));
         printf("  c = [");
@@ -167,40 +185,100 @@ __global__ void empty_kernel(void) {}
 static void run_empty(void *arg)
 {
     (void)arg;
-    empty_kernel<<<1, 32>>>();
+    empty_kernel<<<1, 1>>>();
     LAUNCH_CHECK();
 }
 
-/* The cost of a launch: back-to-back empty kernels, timed on the GPU (launch throughput) and on
- * the host (what the CPU spends submitting one). */
+/* The cost of a launch: batches of back-to-back empty kernels, timed on the GPU (launch
+ * throughput) and on the host (what the CPU spends submitting one); median, min and max of the
+ * batches. */
 static void launch_overhead(tut_csv *csv)
 {
-    enum { LAUNCHES = 10000 };
-    run_empty(NULL);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const double t0 = tut_cpu_seconds();
-    for (int i = 0; i < LAUNCHES; ++i)
-        run_empty(NULL);
-    const double submit_us = (tut_cpu_seconds() - t0) / LAUNCHES * 1e6;
-    CUDA_CHECK(cudaDeviceSynchronize());
+    enum { LAUNCHES = 2000, BATCHES = 7 };
+    const timed_job empty = {run_empty, NULL};
+    tut_timing gpu;
+    time_interleaved(&empty, 1, 100, LAUNCHES, BATCHES, &gpu);
 
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaEventRecord(start, 0));
-    for (int i = 0; i < LAUNCHES; ++i)
-        run_empty(NULL);
-    CUDA_CHECK(cudaEventRecord(stop, 0));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    const double gpu_us = ms * 1e3 / LAUNCHES;
-    printf("launch overhead: %.2f us per back-to-back launch (GPU events), %.2f us of host time to "
-           "submit one\n", gpu_us, submit_us);
-    tut_csv_row(csv, "back-to-back (GPU events),%.3f", gpu_us);
-    tut_csv_row(csv, "host submit,%.3f", submit_us);
+    double submit[BATCHES];
+    for (int r = 0; r < BATCHES; ++r) {
+        const double t0 = tut_cpu_seconds();
+        for (int i = 0; i < LAUNCHES; ++i)
+            run_empty(NULL);
+        submit[r] = (tut_cpu_seconds() - t0) / LAUNCHES * 1e6;
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    const double submit_us = tut_median(submit, BATCHES); /* sorts */
+    printf("launch overhead: %.2f us per back-to-back launch (GPU events; %.2f to %.2f), %.2f us "
+           "of host time to submit one (%.2f to %.2f); %d batches of %d\n",
+           gpu.median_ms * 1e3, gpu.min_ms * 1e3, gpu.max_ms * 1e3, submit_us, submit[0],
+           submit[BATCHES - 1], BATCHES, LAUNCHES);
+    tut_csv_row(csv, "gpu back-to-back,%.3f,%.3f,%.3f", gpu.median_ms * 1e3,
+                gpu.min_ms * 1e3, gpu.max_ms * 1e3);
+    tut_csv_row(csv, "host submit,%.3f,%.3f,%.3f", submit_us, submit[0], submit[BATCHES - 1]);
+}
+
+typedef struct {
+    const float *d_a, *d_b;
+    float *d_c;
+    const float *want;
+    float *got;
+} f32_buffers;
+
+/* Every float kernel beside cudaMemcpy at n = 2^10 ... max_n: each checked, then all timed the
+ * same way, interleaved (interleaved_timer.h). Returns 0 if a check failed. */
+static int bandwidth_bench(const options *o, size_t max_n, const f32_buffers *buf)
+{
+    const int batch = (int)o->batch, rounds = (int)o->reps;
+    tut_csv *csv = tut_csv_open(o->outdir, "bandwidth.csv",
+                                "n,variant,ms,min_ms,max_ms,gbps,pct_of_memcpy");
+    tut_csv_comment(csv, "vecadd moves 12 bytes per element (read a and b, write c); "
+                         "memcpy moves 8 (read + write)");
+    tut_csv_comment(csv, "ms per call: median (min_ms, max_ms) of %d batches of %d back-to-back "
+                         "calls, the four jobs of each n interleaved; gbps and pct from the "
+                         "medians", rounds, batch);
+    printf("\nper call: median (min-max) of %d batches of %d back-to-back calls, interleaved\n",
+           rounds, batch);
+    printf("%12s %16s %10s %21s %9s %7s\n", "n", "variant", "ms", "(min-max)", "GB/s", "%copy");
+    int ok = 1;
+    double best_pct = 0.0;
+    const char *best_name = "";
+    for (size_t size = 1u << 10; size <= max_n; size *= 2) {
+        copy_job copy = {buf->d_a, buf->d_c, size};
+        f32_job jobs[F32_VARIANTS];
+        timed_job timed[1 + F32_VARIANTS] = {{run_memcpy, &copy}};
+        for (int v = 0; v < F32_VARIANTS; ++v) {
+            ok &= check_f32(v, buf->d_a, buf->d_b, buf->d_c, size, buf->want, buf->got);
+            const f32_job job = {v, buf->d_a, buf->d_b, buf->d_c, size, f32_config(v, size)};
+            jobs[v] = job;
+            timed[1 + v].work = run_f32;
+            timed[1 + v].arg = &jobs[v];
+        }
+        tut_timing t[1 + F32_VARIANTS];
+        time_interleaved(timed, 1 + F32_VARIANTS, 3, batch, rounds, t);
+
+        const double copy_gbps = 8.0 * size / t[0].median_ms * 1e-6;
+        for (int j = 0; j <= F32_VARIANTS; ++j) {
+            const char *name = j == 0 ? "memcpy" : f32_names[j - 1];
+            const double gbps = (j == 0 ? 8.0 : 12.0) * size / t[j].median_ms * 1e-6;
+            const double pct = 100.0 * gbps / copy_gbps;
+            printf("%12zu %16s %10.4f  (%8.4f-%8.4f) %9.1f %7.1f\n", size, name, t[j].median_ms,
+                   t[j].min_ms, t[j].max_ms, gbps, pct);
+            tut_csv_row(csv, "%zu,%s,%.6f,%.6f,%.6f,%.2f,%.2f", size, name, t[j].median_ms,
+                        t[j].min_ms, t[j].max_ms, gbps, pct);
+            if (j > 0 && size * 2 > max_n && pct > best_pct) { /* the largest size */
+                best_pct = pct;
+                best_name = name;
+            }
+        }
+    }
+    tut_csv_close(csv);
+    printf("\nbest at n=%zu: %s at %.1f%% of the same-run memcpy bandwidth (goal: 90%%)\n", max_n,
+           best_name, best_pct);
+    tut_csv *launch = tut_csv_open(o->outdir, "launch.csv",
+                                   "measure,us_per_launch,min_us,max_us");
+    launch_overhead(launch);
+    tut_csv_close(launch);
+    return ok;
 }
 
 static int float_kernels(const options *o, tut_rng *rng)
@@ -215,6 +293,19 @@ static int float_kernels(const options *o, tut_rng *rng)
                tut_format_bytes(3.0 * (double)bytes, need, sizeof need));
         exit(o->if_fits ? TUT_EXIT_SKIP : 2);
     }
+    f32_resources[F32_ONE_PER_THREAD] = kernel_resources_of((const void *)vecadd_f32_kernel);
+    f32_resources[F32_GRID_STRIDE] =
+        kernel_resources_of((const void *)vecadd_f32_grid_stride_kernel);
+    f32_resources[F32_FLOAT4] = kernel_resources_of((const void *)vecadd_f32x4_kernel);
+    const tut_device_info *dev = tut_current_device();
+    printf("launch configurations for n = %zu from the limits of %s:\n", n,
+           dev->emulated[0] ? dev->emulated : dev->name);
+    for (int v = 0; v < F32_VARIANTS; ++v) {
+        char what[64];
+        snprintf(what, sizeof what, "f32 %s%s", f32_names[v], v ? ", one wave" : "");
+        print_config(what, f32_config(v, n));
+    }
+
     float *a = (float *)tut_host_alloc(bytes, "a"), *b = (float *)tut_host_alloc(bytes, "b");
     float *want = (float *)tut_host_alloc(bytes, "reference");
     float *got = (float *)tut_host_alloc(bytes, "result");
@@ -231,41 +322,9 @@ static int float_kernels(const options *o, tut_rng *rng)
     int ok = 1;
     for (int v = 0; v < F32_VARIANTS; ++v)
         ok &= check_f32(v, d_a, d_b, d_c, n, want, got);
-
     if (o->bench && ok) {
-        tut_csv *csv = tut_csv_open(o->outdir, "bandwidth.csv", "n,variant,ms,gbps,pct_of_memcpy");
-        tut_csv_comment(csv, "vecadd moves 12 bytes per element (read a and b, write c); "
-                             "memcpy moves 8 (read + write)");
-        printf("\n%12s %16s %10s %9s %7s\n", "n", "variant", "ms", "GB/s", "%copy");
-        double best_pct = 0.0;
-        const char *best_name = "";
-        for (size_t size = 1u << 10; size <= max_n; size *= 2) {
-            copy_job copy = {d_a, d_c, size};
-            const double copy_ms = tut_time_gpu(run_memcpy, &copy, 3, (int)o->reps).median_ms;
-            const double copy_gbps = 8.0 * size / copy_ms * 1e-6;
-            printf("%12zu %16s %10.4f %9.1f %7.1f\n", size, "memcpy D2D", copy_ms, copy_gbps,
-                   100.0);
-            tut_csv_row(csv, "%zu,memcpy,%.6f,%.2f,100.0", size, copy_ms, copy_gbps);
-            for (int v = 0; v < F32_VARIANTS; ++v) {
-                ok &= check_f32(v, d_a, d_b, d_c, size, want, got);
-                f32_job job = {v, d_a, d_b, d_c, size};
-                const double ms = tut_time_gpu(run_f32, &job, 3, (int)o->reps).median_ms;
-                const double gbps = 12.0 * size / ms * 1e-6;
-                const double pct = 100.0 * gbps / copy_gbps;
-                printf("%12zu %16s %10.4f %9.1f %7.1f\n", size, f32_names[v], ms, gbps, pct);
-                tut_csv_row(csv, "%zu,%s,%.6f,%.2f,%.2f", size, f32_names[v], ms, gbps, pct);
-                if (size * 2 > max_n && pct > best_pct) { /* the largest size */
-                    best_pct = pct;
-                    best_name = f32_names[v];
-                }
-            }
-        }
-        tut_csv_close(csv);
-        printf("\nbest at n=%zu: %s at %.1f%% of the same-run memcpy bandwidth (goal: 90%%)\n",
-               max_n, best_name, best_pct);
-        tut_csv *launch = tut_csv_open(o->outdir, "launch.csv", "measure,us_per_launch");
-        launch_overhead(launch);
-        tut_csv_close(launch);
+        const f32_buffers buf = {d_a, d_b, d_c, want, got};
+        ok &= bandwidth_bench(o, max_n, &buf);
     }
     tut_device_free(d_a);
     tut_device_free(d_b);
@@ -279,7 +338,7 @@ static int float_kernels(const options *o, tut_rng *rng)
 
 int main(int argc, char **argv)
 {
-    options o = {100000, 1u << 28, 20, TUT_DEFAULT_SEED, PRECISION_BOTH, 0, 0, NULL};
+    options o = {100000, 1u << 28, 20, 10, TUT_DEFAULT_SEED, PRECISION_BOTH, 0, 0, NULL};
     const tut_option opts[] = {
         {"--n", TUT_OPT_SIZE, &o.n, "number of elements (default 100000)", 1, 68719476736.0, NULL},
         {"--precision", TUT_OPT_CHOICE, &o.precision, "which example to run (default both)",
@@ -288,8 +347,10 @@ int main(int argc, char **argv)
          NULL},
         {"--max-n", TUT_OPT_SIZE, &o.max_n, "largest benchmark size (default 2^28)", 1024,
          68719476736.0, NULL},
-        {"--reps", TUT_OPT_SIZE, &o.reps, "timed repetitions per measurement (default 20)", 1,
+        {"--reps", TUT_OPT_SIZE, &o.reps, "timed batches per measurement (default 20)", 1,
          10000, NULL},
+        {"--batch", TUT_OPT_SIZE, &o.batch, "back-to-back calls per timed batch (default 10)", 1,
+         1000, NULL},
         {"--seed", TUT_OPT_SIZE, &o.seed, "seed of the random inputs", 0, 1.8e19, NULL},
         {"--if-fits", TUT_OPT_FLAG, &o.if_fits,
          "skip (exit 77) instead of failing (exit 2) when the vectors do not fit on the GPU", 0,
@@ -299,7 +360,7 @@ int main(int argc, char **argv)
     };
     tut_parse_or_exit(argc, argv, "Chapter 01: vector addition c = a + b, checked and timed.",
                       opts, TUT_COUNT(opts));
-    tut_select_device(7, 5, TUT_NEED_NOTHING);
+    tut_select_device(TUT_NEED_NOTHING);
     printf("n = %llu, seed = %llu\n", o.n, o.seed);
 
     tut_rng rng;

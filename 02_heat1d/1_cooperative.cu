@@ -4,9 +4,10 @@
  * grid.sync() waits until every thread of the grid has arrived, so it only works when every block
  * is resident on the GPU at once (a block that never got an SM would never arrive): hence
  * cudaLaunchCooperativeKernel, which refuses a grid larger than that, and a grid sized from the
- * occupancy API. A rod larger than the grid is covered by a grid-stride loop. Every thread must
- * reach every grid.sync(): there is no early return for threads past the end of the rod (the
- * document returns early, which is undefined behaviour once some threads skip the barrier). */
+ * blocks one SM holds (common/occupancy.h, from the GPU's limits) times the SMs. A rod larger
+ * than the grid is covered by a grid-stride loop. Every thread must reach every grid.sync():
+ * there is no early return for threads past the end of the rod (the document returns early,
+ * which is undefined behaviour once some threads skip the barrier). */
 #include <cooperative_groups.h>
 
 #include "heat1d.h"
@@ -26,29 +27,35 @@ __global__ void heat_cooperative_kernel(double *a, double *b, size_t n, long lon
             const double right = i + 1 < n ? in[i + 1] : 0.0;
             out[i] = heat_update_gpu(left, in[i], right, k);
         }
+#ifdef TUT_MUTANT_HEAT_COOP_NO_GRID_SYNC
+        /* MUTANT heat_coop_no_grid_sync: no grid barrier; a block may read a neighbour's points
+         * before (or after) the neighbour has written this step's values. */
+#else
         grid.sync(); /* every thread, every step: the writes of step s are visible to step s+1 */
+#endif
     }
+}
+
+/* All resident at once: as many blocks as every SM holds (the occupancy calculator of
+ * common/occupancy.h, from this GPU's limits), and no more than the rod needs. */
+int heat_cooperative_prepare(heat_job *job, char *why, size_t len)
+{
+    return heat_config_cooperative(tut_current_device(),
+                                   heat_cost_of((const void *)heat_cooperative_kernel), job->n,
+                                   job->threads, &job->launch, why, len);
 }
 
 double *heat_run_cooperative(const heat_job *job)
 {
-    const int threads = job->threads ? job->threads : 256;
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, heat_cooperative_kernel,
-                                                             threads, 0));
-    /* All resident at once, and no more blocks than there are points to give them. */
-    const size_t resident = (size_t)per_sm * (size_t)tut_current_device()->sm_count;
-    const size_t needed = (job->n + threads - 1) / threads;
-    const unsigned blocks = (unsigned)(needed < resident ? needed : resident);
-
     double *a = job->a, *b = job->b;
     size_t n = job->n;
     long long steps = job->steps;
     double k = job->k;
     void *args[] = {&a, &b, &n, &steps, &k};
     /* The launch itself says cudaErrorCooperativeLaunchTooLarge if the grid cannot be resident. */
-    CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)heat_cooperative_kernel, dim3(blocks),
-                                           dim3(threads), args, 0, 0));
+    CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)heat_cooperative_kernel,
+                                           dim3((unsigned)job->launch.blocks),
+                                           dim3(job->launch.threads), args, 0, 0));
     LAUNCH_CHECK();
     return job->steps % 2 ? job->b : job->a;
 }

@@ -14,28 +14,32 @@ __global__ void heat_step_kernel(const double *__restrict__ in, double *__restri
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         const double left = i > 0 ? in[i - 1] : 0.0;
         const double right = i + 1 < n ? in[i + 1] : 0.0;
+#ifdef TUT_MUTANT_HEAT_STEP_SKIPS_WALL_POINT
+        /* MUTANT heat_step_skips_wall_point: the point at the left wall is never updated. */
+        if (i > 0) out[i] = heat_update_gpu(left, in[i], right, k);
+#else
         out[i] = heat_update_gpu(left, in[i], right, k);
+#endif
     }
 }
 
-/* One thread per point up to 2^20 blocks; beyond that the grid-stride loop takes over. */
-static unsigned step_blocks(size_t n, int threads)
+/* One thread per point up to 2^20 blocks (beyond that the grid-stride loop takes over); the
+ * threads per block must fit this GPU (heat_config.h). */
+int heat_step_prepare(heat_job *job, char *why, size_t len)
 {
-    const size_t needed = (n + threads - 1) / threads;
-    const size_t most = (size_t)1 << 20;
-    return (unsigned)(needed < most ? needed : most);
+    return heat_config_step(tut_current_device(), heat_cost_of((const void *)heat_step_kernel),
+                            job->n, job->threads, &job->launch, why, len);
 }
 
 /* Launches steps [first, first + count) on `stream`; step s reads a if s is even. */
 static void launch_steps(const heat_job *job, long long first, long long count,
                          cudaStream_t stream)
 {
-    const int threads = job->threads ? job->threads : 256;
-    const unsigned blocks = step_blocks(job->n, threads);
+    const heat_launch *l = &job->launch;
     for (long long s = first; s < first + count; ++s) {
         const double *in = (s % 2 == 0) ? job->a : job->b;
         double *out = (s % 2 == 0) ? job->b : job->a;
-        heat_step_kernel<<<blocks, threads, 0, stream>>>(in, out, job->n, job->k);
+        heat_step_kernel<<<(unsigned)l->blocks, l->threads, 0, stream>>>(in, out, job->n, job->k);
         LAUNCH_CHECK();
     }
 }
@@ -46,23 +50,27 @@ double *heat_run_launch_per_step(const heat_job *job)
     return job->steps % 2 ? job->b : job->a;
 }
 
-/* Records graph_steps launches (an even number, so that a replay leaves the rod in a again). */
-void heat_graph_prepare(heat_job *job, long long graph_steps)
+/* Records job->graph_steps launches, made even so that a replay leaves the rod in a again. */
+int heat_graph_prepare(heat_job *job, char *why, size_t len)
 {
-    graph_steps -= graph_steps % 2;
-    job->graph_steps = graph_steps;
-    job->graph = NULL;
-    if (graph_steps == 0)
-        return;
+    heat_graph_destroy(job);
+    if (!heat_step_prepare(job, why, len))
+        return 0;
+    job->graph_steps -= job->graph_steps % 2;
+    if (job->graph_steps <= 0) {
+        job->graph_steps = 0;
+        return 1; /* no graph: heat_run_graph launches every step itself */
+    }
     cudaStream_t stream;
     cudaGraph_t graph;
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    launch_steps(job, 0, graph_steps, stream);
+    launch_steps(job, 0, job->graph_steps, stream);
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     CUDA_CHECK(cudaGraphInstantiate(&job->graph, graph, 0));
     CUDA_CHECK(cudaGraphDestroy(graph));
     CUDA_CHECK(cudaStreamDestroy(stream));
+    return 1;
 }
 
 double *heat_run_graph(const heat_job *job)

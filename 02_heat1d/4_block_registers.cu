@@ -1,9 +1,9 @@
 /* Variant 4: one block again, but each thread keeps POINTS_PER_THREAD neighbouring points in
  * registers. Only the two ends of each thread's strip go through shared memory, so a step costs
  * two shared stores, two shared loads and one __syncthreads() per thread, whatever the strip's
- * length. 4 points per thread (1001 points: 251 threads in 8 warps) measured fastest on an H200:
- * 0.076 us per step, against 0.125 with 8 and 0.179 with 16 (which hits the 64-register cap of
- * 1024-thread blocks and spills); docs/02_heat1d.md discusses why.
+ * length. 4 points per thread (1001 points: 251 threads in 8 warps) measured fastest on an H200,
+ * against 8 and 16 (which hits the 64-register cap of 1024-thread blocks and spills):
+ * docs/results/02_heat1d/registers_sweep.csv; docs/02_heat1d.md discusses why.
  *
  * The edge slots are double-buffered by step parity, so one barrier per step is enough: a thread
  * cannot overwrite slot p (at step s + 2) before every thread has passed the barrier of step
@@ -47,7 +47,12 @@ heat_block_registers_kernel(const double *__restrict__ in, double *__restrict__ 
 #pragma unroll
         for (int j = 0; j < POINTS_PER_THREAD; ++j) {
             const double right = j + 1 < POINTS_PER_THREAD ? u[j + 1] : right_of_strip;
+#ifdef TUT_MUTANT_HEAT_REGISTERS_LAST_POINT
+            /* MUTANT heat_registers_last_point: the rod's last point is held at 0 like a wall. */
+            const double updated = first + j < n - 1 ? heat_update_gpu(left, u[j], right, k) : 0.0;
+#else
             const double updated = first + j < n ? heat_update_gpu(left, u[j], right, k) : 0.0;
+#endif
             left = u[j];
             u[j] = updated;
         }
@@ -63,14 +68,23 @@ int heat_block_registers_points_per_thread(void) { return POINTS_PER_THREAD; }
 
 size_t heat_block_registers_capacity(void)
 {
-    return (size_t)POINTS_PER_THREAD * BLOCK_REGISTERS_MAX_THREADS;
+    return heat_block_registers_capacity_on(tut_current_device(), POINTS_PER_THREAD,
+                                            BLOCK_REGISTERS_MAX_THREADS);
+}
+
+/* A strip per thread, whole warps (the extra threads hold zeros); the block must fit this GPU. */
+int heat_block_registers_prepare(heat_job *job, char *why, size_t len)
+{
+    return heat_config_block_registers(tut_current_device(),
+                                       heat_cost_of((const void *)heat_block_registers_kernel),
+                                       job->n, POINTS_PER_THREAD, BLOCK_REGISTERS_MAX_THREADS,
+                                       &job->launch, why, len);
 }
 
 double *heat_run_block_registers(const heat_job *job)
 {
-    const int strips = (int)((job->n + POINTS_PER_THREAD - 1) / POINTS_PER_THREAD);
-    const int threads = (strips + 31) / 32 * 32; /* whole warps; the extra threads hold zeros */
-    heat_block_registers_kernel<<<1, threads>>>(job->a, job->b, (int)job->n, job->steps, job->k);
+    heat_block_registers_kernel<<<1, job->launch.threads>>>(job->a, job->b, (int)job->n,
+                                                             job->steps, job->k);
     LAUNCH_CHECK();
     return job->b;
 }

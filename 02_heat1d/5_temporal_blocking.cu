@@ -8,8 +8,12 @@
  * new value needs its neighbours' old ones), so after `halo` steps exactly the tile's own points
  * are correct, and only those are written back. Per launch a point costs
  * 8 (1 + 2 halo / tile) bytes read + 8 written for `halo` steps: with tile 2048 and halo 32,
- * about 1.0 byte per point-step instead of 16. The price is some redundant work on the halos
- * (2 halo / tile) and a __syncthreads() per step; the limit becomes shared-memory bandwidth. */
+ * (8 x 1.03 + 8) / 32 = 0.51 bytes per point-step instead of 16. The price is some redundant
+ * work on the halos (2 halo / tile) and a __syncthreads() per step; the limit becomes
+ * shared-memory bandwidth.
+ *
+ * The tile and halo are chosen from the GPU's limits (heat_config.h): a band of 2 (tile + 2 halo)
+ * doubles must fit one block's shared memory, and enough blocks must fit an SM to hide latency. */
 #include "heat1d.h"
 #include "tutorial.h"
 
@@ -35,7 +39,11 @@ __global__ void heat_temporal_kernel(const double *__restrict__ in, double *__re
             next[j] = g >= 0 && g < end ? heat_update_gpu(cur[j - 1], cur[j], cur[j + 1], k)
                                         : 0.0;
         }
+#ifdef TUT_MUTANT_HEAT_TEMPORAL_NO_SYNC
+        /* MUTANT heat_temporal_no_sync: no barrier between the steps in shared memory. */
+#else
         __syncthreads();
+#endif
         double *t = cur;
         cur = next;
         next = t;
@@ -48,19 +56,40 @@ __global__ void heat_temporal_kernel(const double *__restrict__ in, double *__re
     }
 }
 
+/* The default tile and halo for this GPU (heat_config.h), for `threads` per block (0: default). */
+int heat_temporal_default(int threads, int *tile, int *halo, char *why, size_t len)
+{
+    return heat_default_temporal(tut_current_device(),
+                                 heat_cost_of((const void *)heat_temporal_kernel), threads, *halo,
+                                 tile, halo, why, len);
+}
+
+/* A block per tile of job->tile points; its band of 2 (tile + 2 halo) doubles must fit this
+ * GPU's shared memory, which beyond 48 KB the kernel must be allowed to ask for. */
+int heat_temporal_prepare(heat_job *job, char *why, size_t len)
+{
+    const void *kernel = (const void *)heat_temporal_kernel;
+    return heat_config_temporal(tut_current_device(), heat_cost_of(kernel), job->n, job->threads,
+                                job->tile, job->halo, &job->launch, why, len) &&
+           tut_allow_dynamic_shared(kernel, job->launch.shared_bytes, why, len);
+}
+
 double *heat_run_temporal(const heat_job *job)
 {
-    const int threads = job->threads ? job->threads : 256;
-    const size_t blocks = (job->n + job->tile - 1) / job->tile;
-    const size_t bytes = 2 * (size_t)(job->tile + 2 * job->halo) * sizeof(double);
-    CUDA_CHECK(cudaFuncSetAttribute(heat_temporal_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    const heat_launch *l = &job->launch;
     double *in = job->a, *out = job->b;
-    for (long long done = 0; done < job->steps; done += job->halo) {
+    for (long long done = 0; done < job->steps; done += l->halo) {
         const long long left = job->steps - done;
-        const int steps = (int)(left < job->halo ? left : job->halo);
-        heat_temporal_kernel<<<(unsigned)blocks, threads, bytes>>>(in, out, job->n, job->tile,
-                                                                   job->halo, steps, job->k);
+        const int steps = (int)(left < l->halo ? left : l->halo);
+#ifdef TUT_MUTANT_HEAT_TEMPORAL_HALO_SHORT
+        /* MUTANT heat_temporal_halo_short: the band's halo is one point narrower than the steps
+         * a launch takes, so the tile's first and last points are computed from stale values. */
+        const int halo = l->halo - 1;
+#else
+        const int halo = l->halo;
+#endif
+        heat_temporal_kernel<<<(unsigned)l->blocks, l->threads, l->shared_bytes>>>(
+            in, out, job->n, l->tile, halo, steps, job->k);
         LAUNCH_CHECK();
         double *t = in;
         in = out;

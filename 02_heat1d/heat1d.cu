@@ -8,6 +8,8 @@
  *   shared       3_shared_block.cu     one block, the rod in shared memory, __syncthreads()
  *   registers    4_block_registers.cu  one block, 4 points per thread in registers
  *   temporal     5_temporal_blocking.cu  many blocks, `halo` steps per launch in shared memory
+ * Every launch (grid, block, shared memory, tile and halo) is chosen from the GPU's limits
+ * (heat_config.h); a variant or a sweep entry that does not fit says why and is skipped.
  * --bench adds a sweep on the document's rod and a large rod (2^24 points) timed beside a
  * device-to-device copy of the same buffer. Run with --help for the options. */
 #include <math.h>
@@ -19,10 +21,10 @@
 #include "heat_reference.h"
 #include "tutorial.h"
 
-enum { V_COOPERATIVE, V_LAUNCH, V_GRAPH, V_SHARED, V_REGISTERS, V_TEMPORAL, V_COUNT };
-static const char *variant_names[V_COUNT] = {"cooperative", "launch", "graph",
-                                             "shared",      "registers", "temporal"};
-#define VARIANT_CHOICES "all|cooperative|launch|graph|shared|registers|temporal"
+enum { V_ALL, V_COOPERATIVE, V_LAUNCH, V_GRAPH, V_SHARED, V_REGISTERS, V_TEMPORAL, V_COUNT };
+/* Also the choices of --variant, in this order. */
+static const char *variant_names[V_COUNT] = {"all",    "cooperative", "launch",  "graph",
+                                             "shared", "registers",   "temporal"};
 
 enum { INIT_SPIKE, INIT_RANDOM };
 
@@ -30,7 +32,7 @@ typedef struct {
     unsigned long long points, seed, bench_points;
     long long steps, bench_steps, tile, halo, threads, reps;
     double k;
-    int variant; /* 0: all, else V_* + 1 */
+    int variant; /* V_ALL or one variant */
     int init, bench;
     const char *outdir;
 } options;
@@ -41,23 +43,24 @@ typedef struct {
 
 /* ---------------------------------------------------------------- running one variant */
 
-/* 1 if variant v runs here: chosen by --variant (0: all of them), and able to hold the rod
- * (the one-block variants have a size limit; when it rules a variant out, it says so). */
-static int variant_runs(int v, int chosen, const heat_job *job)
+/* Chooses variant v's launch for the job on this GPU (job->launch); prints why not if it cannot
+ * run here (a one-block variant and a rod too large for a block, a sweep entry too large for this
+ * GPU's shared memory, ...). */
+static int prepare_variant(int v, heat_job *job, const char *config)
 {
-    if (chosen && chosen != v + 1)
-        return 0;
-    size_t cap = 0;
-    if (v == V_SHARED)
-        cap = heat_shared_block_capacity();
-    else if (v == V_REGISTERS)
-        cap = heat_block_registers_capacity();
-    if (cap && job->n > cap) {
-        printf("%-12s not applicable: %zu points do not fit in one block (it holds at most %zu)\n",
-               variant_names[v], job->n, cap);
-        return 0;
+    char why[320] = "";
+    int ok = 0;
+    switch (v) {
+    case V_COOPERATIVE: ok = heat_cooperative_prepare(job, why, sizeof why); break;
+    case V_LAUNCH: ok = heat_step_prepare(job, why, sizeof why); break;
+    case V_GRAPH: ok = heat_graph_prepare(job, why, sizeof why); break;
+    case V_SHARED: ok = heat_shared_block_prepare(job, why, sizeof why); break;
+    case V_REGISTERS: ok = heat_block_registers_prepare(job, why, sizeof why); break;
+    default: ok = heat_temporal_prepare(job, why, sizeof why); break;
     }
-    return 1;
+    if (!ok)
+        printf("%-12s %-20s skipped: %s\n", variant_names[v], config, why);
+    return ok;
 }
 
 static double *run_variant(int v, const heat_job *job)
@@ -105,16 +108,33 @@ static int check_variant(int v, heat_job *job, const char *config, const double 
 
     char label[128];
     snprintf(label, sizeof label, "%s%s%s", variant_names[v], config[0] ? " " : "", config);
+    const heat_launch *l = &job->launch;
+    printf("  %s: %zu blocks x %d threads, %zu bytes of dynamic shared memory, %d such blocks "
+           "per SM\n", label, l->blocks, l->threads, l->shared_bytes, l->blocks_per_sm);
     /* Same operations in the same order: we expect equality; allow 1e-12 to say so if not. */
     const int ok = tut_check_f64(label, got, want, job->n, 1e-12 * scale, 1e-12, NULL);
     printf("  %s: %zu of %zu points bit-identical to the CPU\n", label, identical, job->n);
     return ok;
 }
 
-static double time_variant(int v, heat_job *job, int reps)
+/* Per call: the median, min and max over `reps` batches of back-to-back calls (a batch lasts
+ * about 2 ms or one call), after warm-up, so one launch's latency weighs little. */
+static tut_timing time_variant(int v, heat_job *job, int reps)
 {
     timed_run r = {v, job};
-    return tut_time_gpu(run_for_timer, &r, 1, reps).median_ms;
+    return tut_time_gpu_batched(run_for_timer, &r, 1, reps, 0);
+}
+
+/* The config column of the tables: what a variant's sweep varies, or what its build fixed. */
+static void describe(int v, const heat_job *job, int swept, char *config, size_t len)
+{
+    config[0] = '\0';
+    if (v == V_SHARED && swept)
+        snprintf(config, len, "threads=%d", job->threads);
+    else if (v == V_REGISTERS)
+        snprintf(config, len, "points/thread=%d", heat_block_registers_points_per_thread());
+    else if (v == V_TEMPORAL)
+        snprintf(config, len, "tile=%d halo=%d", job->tile, job->halo);
 }
 
 /* ---------------------------------------------------------------- the document's problem */
@@ -138,6 +158,19 @@ static void reference_with_snapshots(double *u, double *scratch, size_t n, long 
     heat_reference(u, scratch, n, at[1] - at[0], k);
     memcpy(snap[2], u, n * sizeof *u);
     heat_reference(u, scratch, n, steps - at[1], k);
+}
+
+static void write_profiles(const options *o, size_t n, double *snap[3], const double *want,
+                           const double *got)
+{
+    tut_csv *p = tut_csv_open(o->outdir, "profiles.csv",
+                              "i,start,one_percent,ten_percent,final_cpu,final_gpu");
+    tut_csv_comment(p, "%zu points, k = %g, snapshots at steps 0, %lld, %lld, %lld", n, o->k,
+                    o->steps / 100, o->steps / 10, o->steps);
+    for (size_t i = 0; i < n; ++i)
+        tut_csv_row(p, "%zu,%.17g,%.17g,%.17g,%.17g,%.17g", i, snap[0][i], snap[1][i],
+                    snap[2][i], want[i], got[i]);
+    tut_csv_close(p);
 }
 
 /* Checks and times the chosen variants on the problem of the options. With `sweep`, also tries
@@ -187,55 +220,48 @@ static int solve_problem(const options *o, int sweep, const char *csv_name)
     job.k = o->k;
     job.tile = (int)o->tile;
     job.halo = (int)o->halo;
-    job.threads = (int)o->threads;
-    if (!o->variant || o->variant == V_GRAPH + 1)
-        heat_graph_prepare(&job, o->steps < 1000 ? o->steps : 1000);
 
-    tut_csv *csv = tut_csv_open(o->outdir, csv_name,
-                                "variant,config,points,steps,ms,us_per_step");
-    printf("%-12s %-14s %12s %12s\n", "variant", "config", "ms", "us/step");
+    tut_csv *csv = tut_csv_open(o->outdir, csv_name, "variant,config,points,steps,ms,"
+                                "us_per_step,us_per_step_min,us_per_step_max");
+    tut_csv_comment(csv, "ms and us_per_step: median per call over %lld batches of back-to-back "
+                    "calls (each about 2 ms, or one call), after warm-up; min and max beside",
+                    o->reps);
+    printf("%-12s %-20s %12s %12s %19s\n", "variant", "config", "ms", "us/step",
+           "us/step min-max");
     int profiled = 0;
-    for (int v = 0; v < V_COUNT; ++v) {
-        if (!variant_runs(v, o->variant, &job))
+    for (int v = V_COOPERATIVE; v < V_COUNT; ++v) {
+        if (o->variant != V_ALL && o->variant != v)
             continue;
-        const int sweeps = (sweep && v == V_SHARED) ? 4 : 1;
-        for (int w = 0; w < sweeps; ++w) {
-            char config[64] = "";
-            if (sweeps > 1) {
-                job.threads = 128 << w;
-                snprintf(config, sizeof config, "threads=%d", job.threads);
-            } else if (v == V_REGISTERS) {
-                snprintf(config, sizeof config, "points/thread=%d",
-                         heat_block_registers_points_per_thread());
-            } else if (v == V_TEMPORAL) {
-                snprintf(config, sizeof config, "tile=%d halo=%d", job.tile, job.halo);
-            }
+        const int swept = sweep && v == V_SHARED;
+        const int configs = swept ? heat_shared_sweep_count : 1;
+        for (int c = 0; c < configs; ++c) {
+            job.threads = swept ? heat_shared_sweep_threads[c] : (int)o->threads;
+            job.graph_steps = o->steps < 1000 ? o->steps : 1000;
+            char config[64];
+            describe(v, &job, swept, config, sizeof config);
+            if (!prepare_variant(v, &job, config))
+                continue;
             const int good = check_variant(v, &job, config, start, want, got);
             ok &= good;
             if (good && !profiled && o->outdir && n <= (1u << 20)) {
-                tut_csv *p = tut_csv_open(o->outdir, "profiles.csv",
-                                          "i,start,one_percent,ten_percent,final_cpu,final_gpu");
-                tut_csv_comment(p, "%zu points, k = %g, snapshots at steps 0, %lld, %lld, %lld",
-                                n, o->k, o->steps / 100, o->steps / 10, o->steps);
-                for (size_t i = 0; i < n; ++i)
-                    tut_csv_row(p, "%zu,%.17g,%.17g,%.17g,%.17g,%.17g", i, snap[0][i], snap[1][i],
-                                snap[2][i], want[i], got[i]);
-                tut_csv_close(p);
+                write_profiles(o, n, snap, want, got);
                 profiled = 1;
             }
             if (!good)
                 continue;
-            const double ms = time_variant(v, &job, (int)o->reps);
-            const double us_step = o->steps ? 1e3 * ms / (double)o->steps : 0.0;
-            printf("%-12s %-14s %12.3f %12.4f\n", variant_names[v], config, ms, us_step);
-            tut_csv_row(csv, "%s,%s,%zu,%lld,%.6f,%.6f", variant_names[v],
-                        config[0] ? config : "default", n, o->steps, ms, us_step);
+            const tut_timing t = time_variant(v, &job, (int)o->reps);
+            const double per_step = o->steps ? 1e3 / (double)o->steps : 0.0; /* us per ms */
+            printf("%-12s %-20s %12.3f %12.4f %9.4f-%-9.4f\n", variant_names[v], config,
+                   t.median_ms, t.median_ms * per_step, t.min_ms * per_step,
+                   t.max_ms * per_step);
+            tut_csv_row(csv, "%s,%s,%zu,%lld,%.6f,%.6f,%.6f,%.6f", variant_names[v],
+                        config[0] ? config : "default", n, o->steps, t.median_ms,
+                        t.median_ms * per_step, t.min_ms * per_step, t.max_ms * per_step);
         }
-        job.threads = (int)o->threads;
+        heat_graph_destroy(&job);
     }
     tut_csv_close(csv);
 
-    heat_graph_destroy(&job);
     tut_device_free(job.a);
     tut_device_free(job.b);
     for (int i = 0; i < 3; ++i)
@@ -257,7 +283,8 @@ static void copy_for_timer(void *arg)
 }
 
 /* Every variant that applies, checked on a short run, then timed on a long one, beside a
- * device-to-device copy of the rod (the ceiling of any kernel that reads and writes it once). */
+ * device-to-device copy of the rod (the ceiling of any kernel that reads and writes it once),
+ * both timed the same way (time_variant). */
 static int large_rod(const options *o)
 {
     const size_t n = o->bench_points;
@@ -290,52 +317,55 @@ static int large_rod(const options *o)
     job.threads = (int)o->threads;
 
     tut_csv *csv = tut_csv_open(o->outdir, "large_rod.csv",
-                                "variant,config,points,steps,ms,us_per_step,gbps,ratio_to_memcpy");
+                                "variant,config,points,steps,ms,us_per_step,gbps,ratio_to_memcpy,"
+                                "us_per_step_min,us_per_step_max");
+    tut_csv_comment(csv, "ms and us_per_step: median per call over %lld batches of back-to-back "
+                    "calls (each about 2 ms, or one call), after warm-up; min and max beside; "
+                    "gbps and ratio_to_memcpy from the medians", o->reps);
     CUDA_CHECK(cudaMemcpy(job.a, start, bytes, cudaMemcpyHostToDevice));
-    const double copy_ms = tut_time_gpu(copy_for_timer, &job, 2, 20).median_ms;
-    const double copy_gbps = 2.0 * bytes / copy_ms / 1e6;
-    printf("%-12s %-20s %10s %10s %10s %8s\n", "variant", "config", "ms", "us/step",
-           "GB/s", "/memcpy");
-    printf("%-12s %-20s %10.3f %10.2f %10.0f %8.2f\n", "memcpy", "read+write", copy_ms,
-           1e3 * copy_ms, copy_gbps, 1.0);
-    tut_csv_row(csv, "memcpy,read+write,%zu,1,%.6f,%.3f,%.1f,1.000", n, copy_ms, 1e3 * copy_ms,
-                copy_gbps);
+    const tut_timing copy = tut_time_gpu_batched(copy_for_timer, &job, 2, (int)o->reps, 0);
+    const double copy_gbps = 2.0 * bytes / copy.median_ms / 1e6;
+    printf("%-12s %-20s %10s %10s %17s %10s %8s\n", "variant", "config", "ms", "us/step",
+           "us/step min-max", "GB/s", "/memcpy");
+    printf("%-12s %-20s %10.3f %10.2f %8.2f-%-8.2f %10.0f %8.2f\n", "memcpy", "read+write",
+           copy.median_ms, 1e3 * copy.median_ms, 1e3 * copy.min_ms, 1e3 * copy.max_ms,
+           copy_gbps, 1.0);
+    tut_csv_row(csv, "memcpy,read+write,%zu,1,%.6f,%.3f,%.1f,1.000,%.3f,%.3f", n, copy.median_ms,
+                1e3 * copy.median_ms, copy_gbps, 1e3 * copy.min_ms, 1e3 * copy.max_ms);
 
-    /* Temporal blocking: a few (tile, halo) pairs around the default. */
-    const int tiles[] = {2048, 2048, 2048, 2048, 2048, 1024, 4096};
-    const int halos[] = {4, 8, 16, 32, 64, 32, 32};
     int ok = 1;
-    for (int v = 0; v < V_COUNT; ++v) {
-        if (!variant_runs(v, o->variant, &job))
+    for (int v = V_COOPERATIVE; v < V_COUNT; ++v) {
+        if (o->variant != V_ALL && o->variant != v)
             continue;
-        const int configs = v == V_TEMPORAL ? TUT_COUNT(tiles) : 1;
+        /* Temporal blocking: a few (tile, halo) pairs around the default, each if it fits. */
+        const int configs = v == V_TEMPORAL ? heat_temporal_sweep_count : 1;
         for (int c = 0; c < configs; ++c) {
-            char config[64] = "";
-            job.tile = v == V_TEMPORAL ? tiles[c] : (int)o->tile;
-            job.halo = v == V_TEMPORAL ? halos[c] : (int)o->halo;
-            if (v == V_TEMPORAL)
-                snprintf(config, sizeof config, "tile=%d halo=%d", job.tile, job.halo);
+            job.tile = v == V_TEMPORAL ? heat_temporal_sweep[c].tile : (int)o->tile;
+            job.halo = v == V_TEMPORAL ? heat_temporal_sweep[c].halo : (int)o->halo;
             job.steps = check_steps;
-            if (v == V_GRAPH)
-                heat_graph_prepare(&job, 16);
+            job.graph_steps = 16;
+            char config[64];
+            describe(v, &job, 0, config, sizeof config);
+            if (!prepare_variant(v, &job, config))
+                continue;
             const int good = check_variant(v, &job, config, start, want, got);
             ok &= good;
             job.steps = o->bench_steps;
             if (good) {
-                const double ms = time_variant(v, &job, (int)o->reps);
-                const double per_step = ms / (double)o->bench_steps;
+                const tut_timing t = time_variant(v, &job, (int)o->reps);
+                const double per_step = 1e3 / (double)o->bench_steps; /* us per ms */
                 /* Naive-equivalent bandwidth: 16 bytes per point and step (read + write). */
-                const double gbps = 16.0 * (double)n / per_step / 1e6;
-                printf("%-12s %-20s %10.3f %10.2f %10.0f %8.2f\n", variant_names[v],
-                       config[0] ? config : "default", ms, 1e3 * per_step, gbps,
-                       gbps / copy_gbps);
-                tut_csv_row(csv, "%s,%s,%zu,%lld,%.6f,%.3f,%.1f,%.3f", variant_names[v],
-                            config[0] ? config : "default", n, o->bench_steps, ms,
-                            1e3 * per_step, gbps, gbps / copy_gbps);
+                const double gbps = 16.0 * (double)n / (t.median_ms * per_step) / 1e3;
+                const char *shown = config[0] ? config : "default";
+                printf("%-12s %-20s %10.3f %10.2f %8.2f-%-8.2f %10.0f %8.2f\n", variant_names[v],
+                       shown, t.median_ms, t.median_ms * per_step, t.min_ms * per_step,
+                       t.max_ms * per_step, gbps, gbps / copy_gbps);
+                tut_csv_row(csv, "%s,%s,%zu,%lld,%.6f,%.3f,%.1f,%.3f,%.3f,%.3f", variant_names[v],
+                            shown, n, o->bench_steps, t.median_ms, t.median_ms * per_step, gbps,
+                            gbps / copy_gbps, t.min_ms * per_step, t.max_ms * per_step);
             }
-            if (v == V_GRAPH)
-                heat_graph_destroy(&job);
         }
+        heat_graph_destroy(&job);
     }
     tut_csv_close(csv);
     tut_device_free(job.a);
@@ -349,24 +379,80 @@ static int large_rod(const options *o)
 
 /* ---------------------------------------------------------------- main */
 
+/* The tile and halo of temporal blocking: as asked, or chosen from this GPU's limits. An asked
+ * pair that does not fit is bad input (exit 2) when the temporal variant is to run. */
+static void choose_tile(options *o)
+{
+    const tut_device_info *dev = tut_current_device();
+    char why[320];
+    const int asked_tile = o->tile != 0;
+    int tile = (int)o->tile, halo = (int)o->halo ? (int)o->halo : HEAT_DEFAULT_HALO;
+    if (!asked_tile && !heat_temporal_default((int)o->threads, &tile, &halo, why, sizeof why)) {
+        printf("temporal: no tile fits this GPU (%s)\n", why);
+        tile = 64; /* prepare_variant will say so again and skip it */
+    }
+    o->tile = tile;
+    o->halo = halo;
+
+    heat_job probe;
+    memset(&probe, 0, sizeof probe);
+    probe.n = o->points;
+    probe.threads = (int)o->threads;
+    probe.tile = tile;
+    probe.halo = halo;
+    if (!heat_temporal_prepare(&probe, why, sizeof why)) {
+        if (asked_tile && (o->variant == V_ALL || o->variant == V_TEMPORAL)) {
+            fprintf(stderr, "error: --tile %d with --halo %d: %s\n", tile, halo, why);
+            exit(2);
+        }
+        return;
+    }
+    char reason[80] = "as asked";
+    if (!asked_tile)
+        snprintf(reason, sizeof reason, "chosen for %s%s", dev->emulated[0] ? "the limits of a "
+                                                                            : "this GPU",
+                 dev->emulated);
+    printf("temporal: tile %d, halo %d, %s (%d blocks of %d threads and %zu bytes per SM)\n",
+           tile, halo, reason, probe.launch.blocks_per_sm, probe.launch.threads,
+           probe.launch.shared_bytes);
+}
+
 int main(int argc, char **argv)
 {
-    options o = {1001, TUT_DEFAULT_SEED, 1u << 24, 10000, 256, 2048, 32, 0, 5, 0.25,
-                 0, INIT_SPIKE, 0, NULL};
+    options o = {.points = 1001,
+                 .seed = TUT_DEFAULT_SEED,
+                 .bench_points = 1u << 24,
+                 .steps = 10000,
+                 .bench_steps = 256,
+                 .tile = 0,
+                 .halo = 0,
+                 .threads = 0,
+                 .reps = 5,
+                 .k = 0.25,
+                 .variant = V_ALL,
+                 .init = INIT_SPIKE,
+                 .bench = 0,
+                 .outdir = NULL};
+    char variant_choices[128] = "";
+    for (int v = 0; v < V_COUNT; ++v)
+        snprintf(variant_choices + strlen(variant_choices),
+                 sizeof variant_choices - strlen(variant_choices), "%s%s", v ? "|" : "",
+                 variant_names[v]);
     const tut_option opts[] = {
         {"--points", TUT_OPT_SIZE, &o.points, "points on the rod (at least 2)", 2, 1e12, NULL},
         {"--steps", TUT_OPT_INT, &o.steps, "time steps", 0, 1e9, NULL},
         {"--k", TUT_OPT_DOUBLE, &o.k, "alpha dt / dx^2; stable for 0 < k <= 0.5", 1, 0, NULL},
-        {"--variant", TUT_OPT_CHOICE, &o.variant, "which variant to run", 0, 0, VARIANT_CHOICES},
+        {"--variant", TUT_OPT_CHOICE, &o.variant, "which variant to run", 0, 0, variant_choices},
         {"--init", TUT_OPT_CHOICE, &o.init, "start: the document's hot middle, or random",
          0, 0, "spike|random"},
         {"--seed", TUT_OPT_SIZE, &o.seed, "seed of the random start", 0, 1.8e19, NULL},
         {"--threads", TUT_OPT_INT, &o.threads, "threads per block (0: each variant's default)",
          0, 1024, NULL},
-        {"--tile", TUT_OPT_INT, &o.tile, "temporal: points per block", 1, 8192, NULL},
-        {"--halo", TUT_OPT_INT, &o.halo, "temporal: steps per launch (= halo width)", 1, 1024,
-         NULL},
-        {"--reps", TUT_OPT_INT, &o.reps, "timed repetitions (median)", 1, 1000, NULL},
+        {"--tile", TUT_OPT_INT, &o.tile,
+         "temporal: points per block (0: chosen from the GPU's limits)", 0, 8192, NULL},
+        {"--halo", TUT_OPT_INT, &o.halo, "temporal: steps per launch (= halo width; 0: 32)", 0,
+         1024, NULL},
+        {"--reps", TUT_OPT_INT, &o.reps, "timed batches (median, min, max)", 1, 1000, NULL},
         {"--bench", TUT_OPT_FLAG, &o.bench, "also sweep configurations and time a large rod",
          0, 0, NULL},
         {"--bench-points", TUT_OPT_SIZE, &o.bench_points, "points of the large rod", 2, 1e11,
@@ -389,33 +475,27 @@ int main(int argc, char **argv)
         return 2;
     }
     const unsigned long long most_points = o.points > o.bench_points ? o.points : o.bench_points;
-    if ((most_points + o.tile - 1) / o.tile > 2147483647ull) {
+    if (o.tile && (most_points + o.tile - 1) / o.tile > 2147483647ull) {
         fprintf(stderr, "error: --tile %lld cuts %llu points into more than 2^31 - 1 blocks\n",
                 o.tile, most_points);
         return 2;
     }
 
-    const int uses_cooperative = o.variant == 0 || o.variant == V_COOPERATIVE + 1;
-    tut_select_device(6, 0, uses_cooperative ? TUT_NEED_COOPERATIVE_LAUNCH : TUT_NEED_NOTHING);
+    const int uses_cooperative = o.variant == V_ALL || o.variant == V_COOPERATIVE;
+    tut_select_device(uses_cooperative ? TUT_NEED_COOPERATIVE_LAUNCH : TUT_NEED_NOTHING);
 
     /* Asked for by name, a one-block variant that cannot hold the rod is bad input. */
-    if (o.variant == V_SHARED + 1 || o.variant == V_REGISTERS + 1) {
-        const size_t cap = o.variant == V_SHARED + 1 ? heat_shared_block_capacity()
-                                                     : heat_block_registers_capacity();
+    if (o.variant == V_SHARED || o.variant == V_REGISTERS) {
+        const size_t cap = o.variant == V_SHARED ? heat_shared_block_capacity()
+                                                 : heat_block_registers_capacity();
         if (o.points > cap) {
-            fprintf(stderr, "error: --variant %s holds at most %zu points in one block, not "
-                            "%llu: use cooperative, launch, graph or temporal\n",
-                    variant_names[o.variant - 1], cap, o.points);
+            fprintf(stderr, "error: --variant %s holds at most %zu points in one block on this "
+                            "GPU, not %llu: use cooperative, launch, graph or temporal\n",
+                    variant_names[o.variant], cap, o.points);
             return 2;
         }
     }
-    const size_t band_bytes = 2 * (size_t)(o.tile + 2 * o.halo) * sizeof(double);
-    if (band_bytes > tut_current_device()->shared_per_block_optin) {
-        fprintf(stderr, "error: --tile %lld with --halo %lld needs %zu bytes of shared memory per "
-                        "block; this GPU gives a block at most %zu\n",
-                o.tile, o.halo, band_bytes, tut_current_device()->shared_per_block_optin);
-        return 2;
-    }
+    choose_tile(&o);
     if (!tut_device_fits(2 * tut_bytes(o.points, sizeof(double), "rod"), 64u << 20)) {
         fprintf(stderr, "error: two buffers of %llu points do not fit on this GPU\n", o.points);
         return 2;

@@ -8,19 +8,19 @@
  *   - One thread per event means the grid grows with the input, but a grid that syncs must be
  *     co-resident (all its blocks on the GPU at once): a few hundred thousand threads at most.
  *
- * Fixed here: the grid is sized by the occupancy API and launched cooperatively; a grid-stride
- * loop covers any n; every thread reaches the one grid.sync() unconditionally. The serial walk is
- * kept (it is the document's idea): its cost is the longest session, which the scan variants
- * do not pay. */
+ * Fixed here: the grid is sized from the GPU's limits (blocks per SM from common/occupancy.h,
+ * times the SMs) and launched cooperatively; a grid-stride loop covers any n; every thread
+ * reaches the one grid.sync() unconditionally. The serial walk is kept (it is the document's
+ * idea): its cost is the longest session, which the scan variants do not pay. */
 #include <cooperative_groups.h>
 
 #include "session_boundary.h"
+#include "sessionize_config.h"
 #include "sessionize_gpu.h"
 #include "tutorial.h"
 
 namespace cg = cooperative_groups;
 
-#define COOPERATIVE_THREADS 256
 #define NOT_YET_LABELLED (-1)
 
 __global__ void cooperative_sessionize_kernel(const int64_t *__restrict__ user,
@@ -45,30 +45,34 @@ __global__ void cooperative_sessionize_kernel(const int64_t *__restrict__ user,
     for (int64_t i = first; i < n; i += stride) {
         if (!session_starts_at(user, ts, i, timeout))
             continue;
+#ifdef TUT_MUTANT_SESSIONIZE_WALK_DROPS_LAST /* mutant: the walk never reaches the last event */
+        for (int64_t j = i + 1; j < n - 1 && label[j] == NOT_YET_LABELLED; ++j)
+#else
         for (int64_t j = i + 1; j < n && label[j] == NOT_YET_LABELLED; ++j)
+#endif
             label[j] = i;
     }
 }
 
-static int cooperative_blocks(void)
+/* The grid, chosen once from the device's limits (sessionize_config.c): as many blocks per SM as
+ * fit, on every SM. Under TUT_EMULATE_GPU the limits are the emulated GPU's, never above this
+ * one's, so the grid is still co-resident here. */
+session_launch cooperative_plan(void)
 {
-    static int blocks = 0; /* computed once: it depends only on the kernel and the device */
-    if (blocks == 0) {
-        int per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, cooperative_sessionize_kernel, COOPERATIVE_THREADS, 0));
-        if (per_sm < 1) {
-            fprintf(stderr, "cooperative kernel cannot be resident on this GPU\n");
+    static session_launch plan;
+    static int ready = 0;
+    if (!ready) {
+        const tut_kernel_use use = tut_kernel_use_of((const void *)cooperative_sessionize_kernel,
+                                                     COOPERATIVE_THREADS, 0);
+        plan = cooperative_launch_plan(tut_current_device(), use.regs_per_thread,
+                                       use.static_shared);
+        if (plan.blocks < 1) {
+            fprintf(stderr, "cooperative kernel cannot be resident on this GPU: %s\n", plan.why);
             exit(1);
         }
-        blocks = per_sm * tut_current_device()->sm_count;
+        ready = 1;
     }
-    return blocks;
-}
-
-int64_t cooperative_grid_threads(void)
-{
-    return (int64_t)cooperative_blocks() * COOPERATIVE_THREADS;
+    return plan;
 }
 
 static size_t cooperative_temp_bytes(int64_t n)
@@ -81,7 +85,8 @@ static void cooperative_run(const session_job *job)
 {
     /* No more blocks than events need, no more than can be resident at once. */
     const int64_t wanted = (job->n + COOPERATIVE_THREADS - 1) / COOPERATIVE_THREADS;
-    const int blocks = wanted < cooperative_blocks() ? (int)wanted : cooperative_blocks();
+    const int64_t resident = cooperative_plan().blocks;
+    const int blocks = (int)(wanted < resident ? wanted : resident);
     const int64_t *user = job->user, *ts = job->ts;
     int64_t n = job->n, timeout = job->timeout;
     int64_t *label = job->label;

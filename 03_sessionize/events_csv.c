@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define CSV_HEADER "user_id,timestamp"
+#define UTF8_BOM "\xEF\xBB\xBF"
 #define CSV_MAX_LINE 256 /* two int64 need at most 41 characters; the rest is slack for spaces */
 
 /* Strips the line ending (\n or \r\n) and surrounding blanks, in place. */
@@ -81,7 +82,11 @@ int read_events_csv(const char *path, event_table *events, char *err, size_t err
             ok = 0;
             break;
         }
-        char *text = trim(buf);
+        char *text = buf;
+        /* Spreadsheets ("CSV UTF-8") begin the file with a UTF-8 byte-order mark: skip it. */
+        if (line == 1 && strncmp(text, UTF8_BOM, 3) == 0)
+            text += 3;
+        text = trim(text);
         if (line == 1) {
             if (strcmp(text, CSV_HEADER) != 0) {
                 snprintf(err, err_len, "%s:1: expected the header '%s', found '%s'", path,

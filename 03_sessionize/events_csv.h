@@ -1,6 +1,8 @@
 /* Reading click events from CSV and writing labelled sessions back.
  *
- * Input:  a header line `user_id,timestamp`, then one event per line: two int64 numbers.
+ * Input:  a header line `user_id,timestamp`, then one event per line: two int64 numbers. A UTF-8
+ *         byte-order mark before the header (as spreadsheets write it) and CRLF line ends are
+ *         accepted.
  * Output: `user_id,timestamp,session_id`, one line per event.
  *
  * Every problem with the input is reported as "<file>:<line>: <what is wrong>" (missing or extra

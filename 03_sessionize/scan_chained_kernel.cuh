@@ -8,10 +8,8 @@
 #include "sessionize_gpu.h"
 #include "tutorial.h"
 
-#define CHAINED_THREADS 256
-#define CHAINED_ITEMS 8 /* rows of 32 events per warp */
+/* CHAINED_THREADS, CHAINED_ITEMS, CHAINED_TILE, CHAINED_MIN_BLOCKS: sessionize_config.h */
 #define CHAINED_WARPS (CHAINED_THREADS / 32)
-#define CHAINED_TILE (CHAINED_THREADS * CHAINED_ITEMS)
 #define FULL_WARP 0xffffffffu
 
 __device__ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -37,7 +35,11 @@ __device__ static void publish(unsigned long long *status, int64_t tile, unsigne
 __device__ static int64_t look_back(const unsigned long long *status, int64_t tile)
 {
     const int lane = threadIdx.x & 31;
+#ifdef TUT_MUTANT_SESSIONIZE_LOOKBACK_WRONG_TILE /* mutant: skips the tile just before */
+    int64_t nearest = tile - 2;
+#else
     int64_t nearest = tile - 1;
+#endif
     for (;;) {
         const int64_t pred = nearest - lane;
         /* Tile 0 always publishes a prefix, so lanes before it are never the ones chosen. */
@@ -60,7 +62,7 @@ __device__ static int64_t look_back(const unsigned long long *status, int64_t ti
 }
 
 /* At least 3 blocks per SM: while one block looks back, the others keep loads in flight. */
-__global__ void __launch_bounds__(CHAINED_THREADS, 3)
+__global__ void __launch_bounds__(CHAINED_THREADS, CHAINED_MIN_BLOCKS)
 chained_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__restrict__ ts,
                           int64_t n, int64_t timeout, int64_t *__restrict__ label,
                           unsigned long long *tile_counter, unsigned long long *status)
@@ -86,8 +88,13 @@ chained_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__res
     /* Lane 0 of the first row is the only one whose predecessor is in no register of this warp. */
     int64_t edge_u = 0, edge_t = 0;
     if (lane == 0 && base > 0 && base < n) {
+#ifdef TUT_MUTANT_SESSIONIZE_WARP_EDGE_SELF /* mutant: a warp's first event compared to itself */
+        edge_u = user[base];
+        edge_t = ts[base];
+#else
         edge_u = user[base - 1];
         edge_t = ts[base - 1];
+#endif
     }
 
     /* The predecessor of each event comes from the lane before (shuffle), or for lane 0 from
@@ -111,7 +118,13 @@ chained_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__res
             prev_u = edge_u;
             prev_t = edge_t;
         }
+#ifdef TUT_MUTANT_SESSIONIZE_GAP_AT_TIMEOUT /* mutant: >= where the rule says > */
+        const int starts =
+            i == 0 || u[k] != prev_u ||
+            (t[k] > prev_t && (uint64_t)t[k] - (uint64_t)prev_t >= (uint64_t)timeout);
+#else
         const int starts = i == 0 || session_starts_after(prev_u, prev_t, u[k], t[k], timeout);
+#endif
         const int64_t start = (i < n && starts) ? i : 0;
         latest[k] = max64(warp_max_scan(start), running);
         running = __shfl_sync(FULL_WARP, latest[k], 31);
@@ -120,7 +133,10 @@ chained_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__res
     /* 2. The block: each warp's carry-in is the max over the warps before it. */
     if (lane == 31)
         warp_latest[warp] = running;
+#ifdef TUT_MUTANT_SESSIONIZE_NO_BLOCK_SYNC /* mutant: warp_latest may be read before written */
+#else
     __syncthreads();
+#endif
     int64_t before_warp = 0, tile_latest = 0;
     for (int w = 0; w < CHAINED_WARPS; ++w) {
         if (w < warp)
@@ -159,17 +175,28 @@ static size_t chained_temp_bytes(int64_t n)
     return tut_bytes((size_t)tile_count(n) + 1, sizeof(unsigned long long), "tile status");
 }
 
+/* One block per tile on every GPU (sessionize_config.c); the plan says how many share an SM. */
+session_launch chained_plan(int64_t n)
+{
+    static tut_kernel_use use;
+    static int ready = 0;
+    if (!ready) {
+        use = tut_kernel_use_of((const void *)chained_sessionize_kernel, CHAINED_THREADS, 0);
+        ready = 1;
+    }
+    return chained_launch_plan(tut_current_device(), use.regs_per_thread, use.static_shared, n);
+}
+
 static void chained_run(const session_job *job)
 {
-    const int64_t tiles = tile_count(job->n);
-    if (tiles > 0x7fffffff) {
-        fprintf(stderr, "chained scan: %lld events need more than 2^31 blocks\n",
-                (long long)job->n);
+    const session_launch plan = chained_plan(job->n);
+    if (plan.blocks < 1) {
+        fprintf(stderr, "chained scan: %s\n", plan.why);
         exit(2);
     }
     unsigned long long *counter = (unsigned long long *)job->temp;
     CUDA_CHECK(cudaMemsetAsync(counter, 0, chained_temp_bytes(job->n), 0));
-    chained_sessionize_kernel<<<(unsigned)tiles, CHAINED_THREADS>>>(
+    chained_sessionize_kernel<<<(unsigned)plan.blocks, CHAINED_THREADS>>>(
         job->user, job->ts, job->n, job->timeout, job->label, counter, counter + 1);
     LAUNCH_CHECK();
 }

@@ -28,8 +28,19 @@ static long long opt_timeout = SEED_TIMEOUT;
 static long long opt_seed = (long long)TUT_DEFAULT_SEED;
 static int opt_variant = 0, opt_shape = 0, opt_shuffle = 0, opt_cpu_only = 0, opt_bench = 0;
 static int opt_skip_seed = 0;
-static unsigned long long opt_bench_max = 100000000ull;
+#define DEFAULT_BENCH_MAX 100000000ull
+static unsigned long long opt_bench_max = DEFAULT_BENCH_MAX;
 static const char *opt_input = NULL, *opt_output = NULL, *opt_outdir = NULL;
+/* 0 when the GPU cannot launch cooperative kernels: the cooperative variant is left out. */
+static int cooperative_ok = 1;
+
+/* Whether variant k (of all_variants) runs: chosen by --variant, and possible on this GPU. */
+static int variant_runs(int k)
+{
+    if (opt_variant != 0 && opt_variant != k + 1)
+        return 0;
+    return all_variants[k] != &cooperative_variant || cooperative_ok;
+}
 
 static void print_labels(const char *what, const int64_t *label, size_t n)
 {
@@ -90,7 +101,7 @@ static int label_on_gpu(int64_t *user, int64_t *ts, size_t n, const char *what,
 
     session_job job = {d_user, d_ts, (int64_t)n, opt_timeout, d_label, NULL};
     for (int k = 0; k < TUT_COUNT(all_variants); ++k) {
-        if (opt_variant != 0 && opt_variant != k + 1)
+        if (!variant_runs(k))
             continue;
         job.temp = tut_device_alloc(all_variants[k]->temp_bytes(job.n), "scan scratch");
         ok &= run_and_check(all_variants[k], &job, want, label_out, what);
@@ -122,7 +133,7 @@ static int seed_demo(void)
     session_job job = {d_user, d_ts, (int64_t)n, SEED_TIMEOUT, d_label, NULL};
     int ok = 1;
     for (int k = 0; k < TUT_COUNT(all_variants); ++k) {
-        if (opt_variant != 0 && opt_variant != k + 1)
+        if (!variant_runs(k))
             continue;
         job.temp = tut_device_alloc(all_variants[k]->temp_bytes(job.n), "scan scratch");
         ok &= run_and_check(all_variants[k], &job, seed_expected_label, got, "document's events");
@@ -141,6 +152,24 @@ static int seed_demo(void)
     print_labels("labels", got, n);
     opt_timeout = saved_timeout;
     return ok;
+}
+
+/* What the hand-written kernels launch on this GPU (or on the one TUT_EMULATE_GPU names). */
+static void print_launch_plans(int with_cooperative)
+{
+    const tut_device_info *dev = tut_current_device();
+    const char *gpu = dev->emulated[0] ? dev->emulated : "this GPU";
+    if (with_cooperative) {
+        const session_launch c = cooperative_plan();
+        printf("cooperative grid: %" PRId64 " blocks of %d threads = %d per SM (limited by %s) x "
+               "%d SMs of %s: %" PRId64 " co-resident threads (grid-stride beyond that)\n",
+               c.blocks, c.threads, c.blocks_per_sm, c.limiter, dev->sm_count, gpu,
+               c.blocks * c.threads);
+    }
+    const session_launch s = chained_plan(CHAINED_TILE);
+    printf("chained scan: one block of %d threads per tile of %d events; %d blocks per SM of %s "
+           "(limited by %s)\n",
+           s.threads, CHAINED_TILE, s.blocks_per_sm, gpu, s.limiter);
 }
 
 /* --cpu-only: the reference alone, for CSV files on machines without a GPU. */
@@ -226,19 +255,23 @@ int main(int argc, char **argv)
         }
     }
 
-    const int needs_cooperative = opt_variant == 0 || opt_variant == 1;
-    tut_select_device(6, 0, needs_cooperative ? TUT_NEED_COOPERATIVE_LAUNCH : TUT_NEED_NOTHING);
-    if (needs_cooperative)
-        printf("cooperative grid: %" PRId64 " co-resident threads (grid-stride beyond that)\n",
-               cooperative_grid_threads());
+    /* Only --variant cooperative needs a cooperative launch; the others run without it. */
+    tut_select_device(opt_variant == 1 ? TUT_NEED_COOPERATIVE_LAUNCH : TUT_NEED_NOTHING);
+    cooperative_ok = tut_current_device()->cooperative_launch;
+    if (opt_variant == 0 && !cooperative_ok)
+        printf("this GPU cannot launch cooperative kernels (grid sync): the cooperative variant "
+               "is left out, the scans run\n");
+    print_launch_plans(variant_runs(0));
 
     int ok = 1;
     if (!opt_skip_seed && !opt_input)
         ok &= seed_demo();
 
     if (opt_bench) {
-        bench_config cfg = {all_variants, TUT_COUNT(all_variants), opt_timeout,
-                            (uint64_t)opt_seed, (int64_t)opt_bench_max, opt_outdir};
+        const int first = cooperative_ok ? 0 : 1; /* all_variants[0] is the cooperative one */
+        bench_config cfg = {all_variants + first, TUT_COUNT(all_variants) - first, opt_timeout,
+                            (uint64_t)opt_seed, (int64_t)opt_bench_max,
+                            opt_bench_max == DEFAULT_BENCH_MAX, opt_outdir};
         ok &= run_benchmark(&cfg);
     } else if (opt_input) {
         int64_t *label = (int64_t *)tut_host_alloc(tut_bytes(table.n, 8, "labels"), "labels");

@@ -6,16 +6,23 @@
  * and "fraction of memcpy" is the figure of merit.
  *
  * One set of 10^8 random events is made once; each size uses its prefix (a prefix of sorted
- * events is sorted, and its labels are the prefix of the full labels). */
+ * events is sorted, and its labels are the prefix of the full labels).
+ *
+ * Every GPU figure (variants and memcpy alike) is timed the same way: batches of back-to-back
+ * calls between one pair of events, after warm-up (tut_time_gpu_batched), so the launch latency
+ * is not inside each call's time; the median over the batches is reported with the min and max. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "sessionize_bench.h"
+#include "sessionize_config.h"
 #include "sessionize_cpu.h"
 #include "tutorial.h"
 
 #define BYTES_PER_EVENT 24.0
+#define WARMUP 2
+#define BATCHES 7 /* of about 2 ms or more each (tut_time_gpu_batched picks the calls) */
 
 typedef struct {
     void *dst;
@@ -37,21 +44,34 @@ static void variant_work(void *arg)
     bench_current_variant->run((const session_job *)arg);
 }
 
-static double cpu_reference_ms(const int64_t *user, const int64_t *ts, size_t n, int64_t timeout,
-                               int64_t *label, int reps)
+typedef struct {
+    const int64_t *user, *ts;
+    size_t n;
+    int64_t timeout;
+    int64_t *label;
+} cpu_job;
+
+/* The CPU reference, run `runs` times: median, min and max of the wall times. */
+static tut_timing time_cpu(const cpu_job *c, int runs)
 {
-    double t[5];
-    for (int r = 0; r < reps; ++r) {
+    double ms[BATCHES];
+    runs = runs < 1 ? 1 : runs > BATCHES ? BATCHES : runs;
+    for (int r = 0; r < runs; ++r) {
         const double t0 = tut_cpu_seconds();
-        sessionize_cpu(user, ts, n, timeout, label);
-        t[r] = 1e3 * (tut_cpu_seconds() - t0);
+        sessionize_cpu(c->user, c->ts, c->n, c->timeout, c->label);
+        ms[r] = 1e3 * (tut_cpu_seconds() - t0);
     }
-    return tut_median(t, reps);
+    tut_timing t;
+    t.reps = runs;
+    t.median_ms = tut_median(ms, runs); /* sorts ms */
+    t.min_ms = ms[0];
+    t.max_ms = ms[runs - 1];
+    return t;
 }
 
 /* Checks the variant on the first n events (poisoned labels first), then times it. */
 static int check_and_time(const session_variant *v, session_job *job, const int64_t *want,
-                          int64_t *got, int reps, double *ms)
+                          int64_t *got, tut_timing *t)
 {
     CUDA_CHECK(cudaMemset(job->label, 0xFF, (size_t)job->n * sizeof(int64_t)));
     v->run(job);
@@ -63,7 +83,7 @@ static int check_and_time(const session_variant *v, session_job *job, const int6
     if (!tut_check_i64(what, got, want, (size_t)job->n))
         return 0;
     bench_current_variant = v;
-    *ms = tut_time_gpu(variant_work, job, 2, reps).median_ms;
+    *t = tut_time_gpu_batched(variant_work, job, WARMUP, BATCHES, 0);
     return 1;
 }
 
@@ -72,24 +92,39 @@ typedef struct {
     double cpu_ms, memcpy_gbps, ms[8];
 } summary_row;
 
-/* Sizes 10^4, 3*10^4, 10^5, ... up to max_n (max_n itself last). */
-static int bench_sizes(int64_t max_n, int64_t *sizes)
+/* One CSV row: the timing with its spread, and the rates from the median. */
+static void throughput_row(tut_csv *csv, int64_t n, const char *variant, tut_timing t,
+                           double memcpy_gbps, double cpu_ms)
 {
-    int count = 0;
-    for (int64_t decade = 10000; decade <= max_n; decade *= 10) {
-        sizes[count++] = decade;
-        if (3 * decade < max_n)
-            sizes[count++] = 3 * decade;
-    }
-    if (sizes[count - 1] != max_n)
-        sizes[count++] = max_n;
-    return count;
+    const double gbps = BYTES_PER_EVENT * (double)n / t.median_ms * 1e-6;
+    char ratio[32] = "", speedup[32] = "";
+    if (memcpy_gbps > 0)
+        snprintf(ratio, sizeof ratio, "%.4f", gbps / memcpy_gbps);
+    if (cpu_ms > 0)
+        snprintf(speedup, sizeof speedup, "%.2f", cpu_ms / t.median_ms);
+    tut_csv_row(csv, "%" PRId64 ",%s,%.5f,%.5f,%.5f,%.4f,%.2f,%s,%s", n, variant, t.median_ms,
+                t.min_ms, t.max_ms, (double)n / t.median_ms * 1e-6, gbps, ratio, speedup);
+}
+
+static void print_row(int64_t n, const char *variant, tut_timing t, double memcpy_gbps,
+                      double cpu_ms)
+{
+    const double gbps = BYTES_PER_EVENT * (double)n / t.median_ms * 1e-6;
+    printf("%12" PRId64 " %-12s %10.4f %10.4f %10.4f %10.3f %9.1f", n, variant, t.median_ms,
+           t.min_ms, t.max_ms, (double)n / t.median_ms * 1e-6, gbps);
+    if (memcpy_gbps > 0)
+        printf(" %8.2f", gbps / memcpy_gbps);
+    else
+        printf(" %8s", "");
+    if (cpu_ms > 0)
+        printf(" %9.1f", cpu_ms / t.median_ms);
+    printf("\n");
 }
 
 static int single_session_case(const bench_config *cfg, tut_csv *csv, int64_t *d_user,
                                int64_t *d_ts, int64_t *d_label, void *d_temp)
 {
-    /* The per-session walk's worst case: one user, one session. The scans do not care. */
+    /* The per-session walk's worst case: one long session. The scans do not care. */
     const int64_t n = cfg->max_n < (1 << 20) ? cfg->max_n : (1 << 20);
     const size_t bytes = (size_t)n * sizeof(int64_t);
     int64_t *user = (int64_t *)tut_host_alloc(bytes, "user ids");
@@ -101,19 +136,21 @@ static int single_session_case(const bench_config *cfg, tut_csv *csv, int64_t *d
     CUDA_CHECK(cudaMemcpy(d_user, user, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_ts, ts, bytes, cudaMemcpyHostToDevice));
     int ok = 1;
-    printf("\nOne session of %" PRId64 " events (the serial walk's worst case):\n", n);
+    printf("\nOne long session: %" PRId64 " events, the first %d of them one-event sessions (the "
+           "serial walk's worst case):\n", n, SINGLE_LEAD);
     for (int k = 0; k < cfg->variant_count; ++k) {
         session_job job = {d_user, d_ts, n, cfg->timeout, d_label, d_temp};
-        double ms = 0;
-        const int reps = k == 0 ? 3 : 20;
-        if (!check_and_time(cfg->variants[k], &job, want, got, reps, &ms)) {
+        tut_timing t;
+        if (!check_and_time(cfg->variants[k], &job, want, got, &t)) {
             ok = 0;
             continue;
         }
-        printf("  %-12s %10.3f ms  %8.3f Gevents/s\n", cfg->variants[k]->name, ms,
-               (double)n / ms * 1e-6);
-        tut_csv_row(csv, "%" PRId64 ",%s,%.5f,%.4f", n, cfg->variants[k]->name, ms,
-                    (double)n / ms * 1e-6);
+        printf("  %-12s %10.3f ms (min %.3f, max %.3f)  %8.3f Gevents/s  %8.2f ns per event\n",
+               cfg->variants[k]->name, t.median_ms, t.min_ms, t.max_ms,
+               (double)n / t.median_ms * 1e-6, t.median_ms * 1e6 / (double)n);
+        tut_csv_row(csv, "%" PRId64 ",%s,%.5f,%.5f,%.5f,%.4f,%.3f", n, cfg->variants[k]->name,
+                    t.median_ms, t.min_ms, t.max_ms, (double)n / t.median_ms * 1e-6,
+                    t.median_ms * 1e6 / (double)n);
     }
     free(got);
     free(want);
@@ -124,13 +161,19 @@ static int single_session_case(const bench_config *cfg, tut_csv *csv, int64_t *d
 
 int run_benchmark(const bench_config *cfg)
 {
-    const int64_t max_n = cfg->max_n;
-    const size_t bytes = tut_bytes((size_t)max_n, sizeof(int64_t), "events");
+    int64_t max_n = cfg->max_n;
     /* events (2 arrays) + labels + copy destination (1.5 arrays) + scratch */
-    if (!tut_device_fits(tut_bytes(bytes, 5, "bench working set"), (size_t)512 << 20)) {
-        fprintf(stderr, "--bench-max %" PRId64 " does not fit in GPU memory\n", max_n);
-        exit(2);
+    if (!tut_device_fits(sessionize_bench_bytes(max_n), SESSIONIZE_BENCH_SPARE)) {
+        const int64_t fits = sessionize_bench_max_that_fits(max_n, tut_device_free_bytes());
+        if (!cfg->max_n_is_default || fits == 0) {
+            fprintf(stderr, "--bench-max %" PRId64 " does not fit in GPU memory\n", max_n);
+            exit(2);
+        }
+        printf("the default --bench-max %" PRId64 " does not fit in this GPU's free memory: "
+               "measuring up to %" PRId64 " events\n", max_n, fits);
+        max_n = fits;
     }
+    const size_t bytes = tut_bytes((size_t)max_n, sizeof(int64_t), "events");
     printf("\nBenchmark: random events (seed %" PRIu64 ", timeout %" PRId64 "), up to %" PRId64
            "; %.0f bytes moved per event\n", cfg->seed, cfg->timeout, max_n, BYTES_PER_EVENT);
     int64_t *user = (int64_t *)tut_host_alloc(bytes, "user ids");
@@ -156,51 +199,50 @@ int run_benchmark(const bench_config *cfg)
     CUDA_CHECK(cudaMemcpy(d_ts, ts, bytes, cudaMemcpyHostToDevice));
 
     tut_csv *csv = tut_csv_open(cfg->outdir, "throughput.csv",
-                                "n,variant,ms,gevents_per_s,gbps,fraction_of_memcpy,speedup_vs_cpu");
-    int64_t sizes[32];
-    const int size_count = bench_sizes(max_n, sizes);
+                                "n,variant,ms,min_ms,max_ms,gevents_per_s,gbps,fraction_of_memcpy,"
+                                "speedup_vs_cpu");
+    tut_csv_comment(csv, "24 bytes moved per event; ms per call: median (min_ms, max_ms) of %d "
+                         "batches of back-to-back calls of 2 ms or more, after warm-up; cpu: "
+                         "single runs (3 from 3*10^7 events); rates and ratios from the medians",
+                    BATCHES);
+    int64_t sizes[40];
+    const int size_count = sessionize_bench_sizes(max_n, sizes);
     summary_row last = {0, 0, 0, {0}};
     int ok = 1;
-    printf("%12s %-12s %10s %10s %9s %8s %9s\n", "n", "variant", "ms", "Gevents/s", "GB/s",
-           "memcpy", "x CPU");
+    printf("%12s %-12s %10s %10s %10s %10s %9s %8s %9s\n", "n", "variant", "ms", "min", "max",
+           "Gevents/s", "GB/s", "memcpy", "x CPU");
     for (int s = 0; s < size_count; ++s) {
         const int64_t n = sizes[s];
-        const int reps = n >= 10000000 ? 10 : 30;
         summary_row row = {n, 0, 0, {0}};
-        row.cpu_ms = cpu_reference_ms(user, ts, (size_t)n, cfg->timeout, got, n >= 30000000 ? 3 : 5);
+        cpu_job cpu = {user, ts, (size_t)n, cfg->timeout, got};
+        const tut_timing cpu_t = time_cpu(&cpu, n >= 30000000 ? 3 : BATCHES);
+        row.cpu_ms = cpu_t.median_ms;
         copy_job copy = {d_copy, d_events, (size_t)n * 12};
-        const double copy_ms = tut_time_gpu(copy_work, &copy, 2, reps).median_ms;
-        row.memcpy_gbps = BYTES_PER_EVENT * (double)n / copy_ms * 1e-6;
-        printf("%12" PRId64 " %-12s %10.4f %10.3f %9.1f %8s %9s\n", n, "memcpy", copy_ms,
-               (double)n / copy_ms * 1e-6, row.memcpy_gbps, "1.00", "");
-        printf("%12" PRId64 " %-12s %10.4f %10.3f %9.1f %8s %9s\n", n, "cpu", row.cpu_ms,
-               (double)n / row.cpu_ms * 1e-6, BYTES_PER_EVENT * (double)n / row.cpu_ms * 1e-6, "",
-               "1.0");
-        tut_csv_row(csv, "%" PRId64 ",memcpy,%.5f,%.4f,%.2f,1.0,", n, copy_ms,
-                    (double)n / copy_ms * 1e-6, row.memcpy_gbps);
-        tut_csv_row(csv, "%" PRId64 ",cpu,%.5f,%.4f,%.2f,%.4f,1.0", n, row.cpu_ms,
-                    (double)n / row.cpu_ms * 1e-6, BYTES_PER_EVENT * (double)n / row.cpu_ms * 1e-6,
-                    BYTES_PER_EVENT * (double)n / row.cpu_ms * 1e-6 / row.memcpy_gbps);
+        const tut_timing copy_t = tut_time_gpu_batched(copy_work, &copy, WARMUP, BATCHES, 0);
+        row.memcpy_gbps = BYTES_PER_EVENT * (double)n / copy_t.median_ms * 1e-6;
+        print_row(n, "memcpy", copy_t, row.memcpy_gbps, 0);
+        print_row(n, "cpu", cpu_t, row.memcpy_gbps, row.cpu_ms);
+        throughput_row(csv, n, "memcpy", copy_t, row.memcpy_gbps, 0);
+        throughput_row(csv, n, "cpu", cpu_t, row.memcpy_gbps, row.cpu_ms);
         for (int k = 0; k < cfg->variant_count; ++k) {
             session_job job = {d_user, d_ts, n, cfg->timeout, d_label, d_temp};
-            double ms = 0;
-            if (!check_and_time(cfg->variants[k], &job, want, got, reps, &ms)) {
+            tut_timing t;
+            if (!check_and_time(cfg->variants[k], &job, want, got, &t)) {
                 ok = 0;
                 continue;
             }
-            row.ms[k] = ms;
-            const double gbps = BYTES_PER_EVENT * (double)n / ms * 1e-6;
-            printf("%12" PRId64 " %-12s %10.4f %10.3f %9.1f %8.2f %9.1f\n", n,
-                   cfg->variants[k]->name, ms, (double)n / ms * 1e-6, gbps,
-                   gbps / row.memcpy_gbps, row.cpu_ms / ms);
-            tut_csv_row(csv, "%" PRId64 ",%s,%.5f,%.4f,%.2f,%.4f,%.2f", n, cfg->variants[k]->name,
-                        ms, (double)n / ms * 1e-6, gbps, gbps / row.memcpy_gbps, row.cpu_ms / ms);
+            row.ms[k] = t.median_ms;
+            print_row(n, cfg->variants[k]->name, t, row.memcpy_gbps, row.cpu_ms);
+            throughput_row(csv, n, cfg->variants[k]->name, t, row.memcpy_gbps, row.cpu_ms);
         }
         last = row;
     }
     tut_csv_close(csv);
 
-    tut_csv *worst = tut_csv_open(cfg->outdir, "single_session.csv", "n,variant,ms,gevents_per_s");
+    tut_csv *worst = tut_csv_open(cfg->outdir, "single_session.csv",
+                                  "n,variant,ms,min_ms,max_ms,gevents_per_s,ns_per_event");
+    tut_csv_comment(worst, "ms per call: median (min_ms, max_ms) of %d batches of back-to-back "
+                           "calls, after warm-up", BATCHES);
     ok &= single_session_case(cfg, worst, d_user, d_ts, d_label, d_temp);
     tut_csv_close(worst);
 

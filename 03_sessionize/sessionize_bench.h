@@ -14,6 +14,7 @@ typedef struct {
     int64_t timeout;
     uint64_t seed;
     int64_t max_n;
+    int max_n_is_default; /* 1: a smaller size may replace it where it does not fit */
     const char *outdir; /* NULL: print only */
 } bench_config;
 

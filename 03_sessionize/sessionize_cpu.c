@@ -95,25 +95,41 @@ void generate_events(uint64_t seed, int shape, int64_t timeout, size_t n, int64_
     size_t left_for_user = 0;
     /* A timeout of 0 still needs gaps that do and do not exceed it. */
     const uint64_t span = timeout > 0 ? (uint64_t)timeout : 1;
+    /* Small inputs must hold every kind of boundary too (31 events of one session test nothing):
+     * users of 1 to n/8 events (4 at least, 80 at most, about 40 on average for large n), and
+     * below DENSE_EVENTS the gap kinds in larger shares and a session start at the last event. */
+    const uint64_t max_run = n / 8 < 4 ? 4 : n / 8 > 80 ? 80 : n / 8;
+    const int dense = n < DENSE_EVENTS;
+    const uint64_t past = dense ? 25 : 10, exact = dense ? 45 : 13, equal = dense ? 65 : 18;
+    /* The single session starts after a few one-event sessions: at an index that is not 0 and
+     * not a multiple of 32, so its label is a value a scan must carry, not the scan's 0. */
+    const size_t lead = n > SINGLE_LEAD ? SINGLE_LEAD : n - 1;
     for (size_t i = 0; i < n; ++i) {
         if (shape == EVENTS_SINGLE_SESSION) {
+            if (i < lead) {
+                user[i] = (int64_t)i - 100;
+                ts[i] = 0;
+                continue;
+            }
             user[i] = 7;
             /* Gaps of at most half the timeout: never a new session. */
-            ts[i] = (int64_t)i * (timeout / 2 < 1000 ? timeout / 2 : 1000);
+            ts[i] = (int64_t)(i - lead) * (timeout / 2 < 1000 ? timeout / 2 : 1000);
             continue;
         }
+        if (dense && n > 1 && i == n - 1)
+            left_for_user = 0; /* a boundary at the last element */
         if (left_for_user == 0) {
             current_user += 1 + (int64_t)tut_rng_below(&rng, 1000);
             t = (int64_t)tut_rng_below(&rng, 1u << 30) - (1 << 29);
-            left_for_user = 1 + (size_t)tut_rng_below(&rng, 80); /* about 40 events a user */
+            left_for_user = 1 + (size_t)tut_rng_below(&rng, max_run);
         } else {
             const uint64_t r = tut_rng_below(&rng, 100);
             uint64_t gap;
-            if (r < 10)
+            if (r < past)
                 gap = span + 1 + tut_rng_below(&rng, 10 * span); /* past the timeout */
-            else if (r < 13)
+            else if (r < exact)
                 gap = (uint64_t)timeout; /* exactly the timeout: same session */
-            else if (r < 18)
+            else if (r < equal)
                 gap = 0; /* equal timestamps */
             else
                 gap = tut_rng_below(&rng, span); /* inside the timeout */

@@ -31,9 +31,13 @@ void sort_events_cpu(int64_t *user, int64_t *ts, size_t n, int64_t *order);
 
 /* Synthetic click streams: users with random numbers of events, gaps mostly inside the timeout
  * (some exactly equal to it, some zero), some past it. Sorted by (user, timestamp).
- * shape 0 ("mixed"): that; shape 1 ("single"): one user, no gap over the timeout, so the whole
- * input is one session (the worst case for a per-session serial walk). */
+ * shape 0 ("mixed"): that; below DENSE_EVENTS events, short users, every kind of gap in larger
+ * shares and a session start at the last event, so a small test input is rich in boundaries.
+ * shape 1 ("single"): SINGLE_LEAD one-event sessions, then one user with no gap over the
+ * timeout: one long session (the worst case for a per-session serial walk). */
 enum { EVENTS_MIXED = 0, EVENTS_SINGLE_SESSION = 1 };
+#define DENSE_EVENTS 640
+#define SINGLE_LEAD 5
 void generate_events(uint64_t seed, int shape, int64_t timeout, size_t n, int64_t *user,
                      int64_t *ts);
 

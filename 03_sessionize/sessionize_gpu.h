@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sessionize_config.h"
+
 typedef struct {
     const int64_t *user; /* n events, sorted by (user, timestamp) */
     const int64_t *ts;
@@ -34,8 +36,11 @@ extern const session_variant cooperative_variant; /* 1_cooperative.cu */
 extern const session_variant cub_scan_variant;    /* 2_scan_cub.cu */
 extern const session_variant chained_scan_variant; /* 3_scan_chained.cu */
 
-/* Threads of the cooperative variant's co-resident grid (for messages and test sizes). */
-int64_t cooperative_grid_threads(void);
+/* The launch configurations the hand-written kernels use on this GPU (sessionize_config.h), as
+ * the program prints them: the cooperative variant's co-resident grid, the chained scan's blocks
+ * for n events. */
+session_launch cooperative_plan(void);
+session_launch chained_plan(int64_t n);
 
 /* sort_events.cu. Index of the first event smaller than its predecessor in (user, timestamp)
  * order, or n if sorted. */

@@ -9,15 +9,23 @@
  * passes move a permutation, and one gather builds the sorted arrays at the end. */
 #include <cub/device/device_radix_sort.cuh>
 
+#include "sessionize_config.h"
 #include "sessionize_gpu.h"
 #include "tutorial.h"
 
-#define SORT_THREADS 256
-
-static unsigned grid_for(int64_t n)
+/* Blocks of GRID_STRIDE_THREADS, as many as fill every SM once (sessionize_config.c); each kernel
+ * loops grid-stride over the rest. The runtime reports each kernel's registers (cheap, no GPU
+ * work). */
+static unsigned grid_for(const void *kernel, int64_t n)
 {
-    const int64_t blocks = (n + SORT_THREADS - 1) / SORT_THREADS;
-    return (unsigned)(blocks < 65535 * 32 ? blocks : 65535 * 32); /* grid-stride beyond that */
+    const tut_kernel_use use = tut_kernel_use_of(kernel, GRID_STRIDE_THREADS, 0);
+    const session_launch plan =
+        grid_stride_plan(tut_current_device(), use.regs_per_thread, use.static_shared, n);
+    if (plan.blocks < 1) {
+        fprintf(stderr, "sort: %s\n", plan.why);
+        exit(1);
+    }
+    return (unsigned)plan.blocks;
 }
 
 __global__ void first_unsorted_kernel(const int64_t *user, const int64_t *ts, int64_t n,
@@ -38,7 +46,8 @@ int64_t first_unsorted_gpu(const int64_t *user, const int64_t *ts, int64_t n)
     unsigned long long first = (unsigned long long)n;
     CUDA_CHECK(cudaMemcpy(d_first, &first, sizeof first, cudaMemcpyHostToDevice));
     if (n > 1) {
-        first_unsorted_kernel<<<grid_for(n), SORT_THREADS>>>(user, ts, n, d_first);
+        const unsigned blocks = grid_for((const void *)first_unsorted_kernel, n);
+        first_unsorted_kernel<<<blocks, GRID_STRIDE_THREADS>>>(user, ts, n, d_first);
         LAUNCH_CHECK();
     }
     CUDA_CHECK(cudaMemcpy(&first, d_first, sizeof first, cudaMemcpyDeviceToHost));
@@ -73,20 +82,21 @@ void sort_events_gpu(int64_t *user, int64_t *ts, int64_t n, int64_t *order)
                                                perm_sorted, n));
     void *temp = tut_device_alloc(temp_bytes, "radix sort scratch");
 
-    iota_kernel<<<grid_for(n), SORT_THREADS>>>(perm, n);
+    iota_kernel<<<grid_for((const void *)iota_kernel, n), GRID_STRIDE_THREADS>>>(perm, n);
     LAUNCH_CHECK();
     /* Pass 1: by timestamp (signed keys: CUB orders negatives first). */
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, ts, keys_sorted, perm,
                                                perm_sorted, n));
     LAUNCH_CHECK();
     /* Pass 2: by user, carrying the permutation; stable, so time order survives. */
-    gather_kernel<<<grid_for(n), SORT_THREADS>>>(user, perm_sorted, n, keys);
+    const unsigned gather_blocks = grid_for((const void *)gather_kernel, n);
+    gather_kernel<<<gather_blocks, GRID_STRIDE_THREADS>>>(user, perm_sorted, n, keys);
     LAUNCH_CHECK();
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, keys_sorted, perm_sorted,
                                                perm, n));
     LAUNCH_CHECK();
     /* perm[k] = input row of the k-th event in (user, timestamp) order. */
-    gather_kernel<<<grid_for(n), SORT_THREADS>>>(ts, perm, n, keys);
+    gather_kernel<<<gather_blocks, GRID_STRIDE_THREADS>>>(ts, perm, n, keys);
     LAUNCH_CHECK();
     CUDA_CHECK(cudaMemcpy(user, keys_sorted, bytes, cudaMemcpyDeviceToDevice));
     CUDA_CHECK(cudaMemcpy(ts, keys, bytes, cudaMemcpyDeviceToDevice));

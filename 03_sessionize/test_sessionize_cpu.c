@@ -1,7 +1,10 @@
 /* CPU tests, no GPU needed: the reference on hand-made cases with known answers, the boundary
- * rule at the edges of int64, the stable sort, and the CSV reader's answers to good and bad files.
+ * rule at the edges of int64, the stable sort, the CSV reader's answers to good and bad files,
+ * and the inputs of the GPU tests (that they hold the boundaries the kernels can get wrong).
  *
- *   test_sessionize_cpu <data folder>        exit 0 when every case passes, 1 otherwise */
+ *   test_sessionize_cpu <data folder> [reference|csv|inputs]   (all groups when none is named)
+ *
+ * Exit 0 when every case passes, 1 otherwise. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +12,7 @@
 
 #include "events_csv.h"
 #include "session_boundary.h"
+#include "sessionize_config.h"
 #include "sessionize_cpu.h"
 #include "tutorial.h"
 
@@ -170,17 +174,159 @@ static void csv_cases(const char *dir)
     expect_csv_error(dir, "bad_header_only.csv", ":2: no events after the header");
     expect_csv_error(dir, "bad_header.csv", ":1: expected the header 'user_id,timestamp'");
     expect_csv_error(dir, "no_such_file.csv", "cannot open");
+
+    /* Spreadsheets write "CSV UTF-8" with a byte-order mark (EF BB BF) and CRLF line ends. */
+    snprintf(path, sizeof path, "%s/bom_events.csv", dir);
+    if (read_events_csv(path, &t, err, sizeof err) != 0) {
+        printf("check CSV bom_events.csv: MISMATCH (%s)\n", err);
+        ++failures;
+    } else {
+        const int64_t want_u[] = {5, 5, 5, 6}, want_t[] = {100, 3700, 7301, 1};
+        int ok = t.n == 4;
+        ok = ok && tut_check_i64("BOM CSV user_id", t.user, want_u, 4);
+        ok = ok && tut_check_i64("BOM CSV timestamp", t.ts, want_t, 4);
+        printf("check CSV bom_events.csv (byte-order mark, CRLF): %s\n", ok ? "ok" : "MISMATCH");
+        if (!ok)
+            ++failures;
+        free_event_table(&t);
+    }
+    /* A mark anywhere but at the start of the file is still an error. */
+    expect_csv_error(dir, "bad_bom_in_row.csv", ":3: user_id is not an integer");
+}
+
+/* ---- The GPU tests' inputs ------------------------------------------------------------------
+ * A GPU test can only catch a bug its input exercises. These are the random inputs the GPU tests
+ * label (CMakeLists.txt: random.n*, timeout0, unsorted.shuffled, single_session.*), made here
+ * with the same seed; each must hold the boundaries that the bugs it is meant to catch need. */
+typedef struct {
+    size_t sessions;
+    int last_starts;      /* the last event starts a session */
+    int gap_at_timeout;   /* a gap of exactly the timeout (> 0) inside a session */
+    int equal_times;      /* two events of one user at the same time */
+    int start_in_row;     /* an event whose session started earlier in its row of 32: an empty
+                           * warp scan (the exercise skeleton) labels it wrongly */
+    int start_at_warp;    /* a start at a multiple of 256 (a warp's first event), not event 0 */
+    int tile_head_carry;  /* a tile whose first events belong to a session of the tile before */
+    int64_t carried;      /* the largest label a tile takes from before it (0: none) */
+} input_facts;
+
+static input_facts facts_of(const int64_t *user, const int64_t *ts, size_t n, int64_t timeout)
+{
+    input_facts f = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t latest = 0;      /* latest start so far */
+    int64_t prev_tile_start = 0; /* did the tile before this one hold a start (> 0)? */
+    int64_t tile_start = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const int start = session_starts_at(user, ts, (int64_t)i, timeout);
+        if (i % CHAINED_TILE == 0) {
+            prev_tile_start = tile_start;
+            tile_start = 0;
+            if (i > 0 && !start && prev_tile_start)
+                f.tile_head_carry = 1;
+            if (i > 0 && !start && latest > f.carried)
+                f.carried = latest;
+        }
+        if (start) {
+            ++f.sessions;
+            latest = (int64_t)i;
+            if (i > 0)
+                tile_start = 1;
+            if (i > 0 && i % 256 == 0)
+                f.start_at_warp = 1;
+        } else {
+            if (latest > 0 && (size_t)latest / 32 == i / 32)
+                f.start_in_row = 1;
+            if (user[i] == user[i - 1] && ts[i] == ts[i - 1])
+                f.equal_times = 1;
+            if (timeout > 0 && user[i] == user[i - 1] && ts[i] - ts[i - 1] == timeout)
+                f.gap_at_timeout = 1;
+        }
+        if (i == n - 1)
+            f.last_starts = start;
+    }
+    return f;
+}
+
+static void expect_fact(const char *input, const char *fact, int holds)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s: %s", input, fact);
+    expect_true(name, holds);
+}
+
+static void input_cases(void)
+{
+    enum { MAX_N = 9999991 };
+    int64_t *user = malloc(MAX_N * sizeof *user), *ts = malloc(MAX_N * sizeof *ts);
+    if (!user || !ts) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    static const struct {
+        const char *test;
+        size_t n;
+        int64_t timeout;
+        int shape;
+    } inputs[] = {
+        {"random.n2", 2, 3600, EVENTS_MIXED},
+        {"random.n31", 31, 3600, EVENTS_MIXED},
+        {"random.n4097", 4097, 3600, EVENTS_MIXED},
+        {"random.timeout0", 300007, 0, EVENTS_MIXED},
+        {"random.n1000003", 1000003, 3600, EVENTS_MIXED},
+        {"random.n9999991", 9999991, 3600, EVENTS_MIXED},
+        {"single_session.cooperative", 100003, 3600, EVENTS_SINGLE_SESSION},
+    };
+    printf("%-28s %9s %9s %5s %5s %5s %5s %5s %5s %9s\n", "input (default seed)", "events",
+           "sessions", "last", "=tmo", "=time", "row", "warp", "tile", "carried");
+    for (int k = 0; k < TUT_COUNT(inputs); ++k) {
+        const size_t n = inputs[k].n;
+        generate_events(TUT_DEFAULT_SEED, inputs[k].shape, inputs[k].timeout, n, user, ts);
+        const input_facts f = facts_of(user, ts, n, inputs[k].timeout);
+        printf("%-28s %9zu %9zu %5d %5d %5d %5d %5d %5d %9lld\n", inputs[k].test, n, f.sessions,
+               f.last_starts, f.gap_at_timeout, f.equal_times, f.start_in_row, f.start_at_warp,
+               f.tile_head_carry, (long long)f.carried);
+        const char *name = inputs[k].test;
+        expect_fact(name, "sorted", first_unsorted_cpu(user, ts, n) == n);
+        if (n <= 31) /* boundaries at both ends */
+            expect_fact(name, "the last event starts a session", f.last_starts);
+        if (n == 31) {
+            expect_fact(name, "at least 8 sessions", f.sessions >= 8);
+            expect_fact(name, "a gap of exactly the timeout", f.gap_at_timeout);
+            expect_fact(name, "equal timestamps", f.equal_times);
+        }
+        if (n >= 31) /* an empty warp scan (the exercise skeleton) fails on it */
+            expect_fact(name, "a start inside a row of 32", f.start_in_row);
+        if (n > CHAINED_TILE && inputs[k].shape == EVENTS_MIXED) {
+            expect_fact(name, "a start at a warp's first event", f.start_at_warp);
+            expect_fact(name, "a tile whose head continues the tile before", f.tile_head_carry);
+        }
+        if (inputs[k].shape == EVENTS_SINGLE_SESSION) {
+            expect_fact(name, "one long session after the lead", f.sessions == SINGLE_LEAD + 1);
+            expect_fact(name, "tiles carry a start that is not 0", f.carried == SINGLE_LEAD);
+        }
+    }
+    free(user);
+    free(ts);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s <folder with the test CSV files>\n", argv[0]);
+    const char *group = argc == 3 ? argv[2] : "all";
+    const int all = strcmp(group, "all") == 0;
+    if (argc < 2 || argc > 3 || !(all || !strcmp(group, "reference") || !strcmp(group, "csv") ||
+                                  !strcmp(group, "inputs"))) {
+        fprintf(stderr, "usage: %s <folder with the test CSV files> [reference|csv|inputs]\n",
+                argv[0]);
         return 2;
     }
-    reference_cases();
-    sort_cases();
-    csv_cases(argv[1]);
+    if (all || !strcmp(group, "reference")) {
+        reference_cases();
+        sort_cases();
+    }
+    if (all || !strcmp(group, "csv"))
+        csv_cases(argv[1]);
+    if (all || !strcmp(group, "inputs"))
+        input_cases();
     printf("%d failure(s)\n", failures);
     return tut_finish(failures == 0);
 }

@@ -13,7 +13,8 @@
 
 #include "variants.h"
 
-#define STATES_THREADS 256
+/* Blocks of MC_STATES_THREADS (mc_config.h), one sample per thread. */
+static_assert(sizeof(curandState) == MC_CURAND_STATE_BYTES, "mc_config.h counts 48-byte states");
 
 __global__ void states_setup_kernel(curandState *states, size_t n, unsigned long long seed)
 {
@@ -35,14 +36,9 @@ __global__ void states_sample_kernel(curandState *states, size_t n, mc_integrand
     states[i] = state; /* ... and written back, so the next call draws new numbers */
 }
 
-size_t mc_states_bytes(unsigned long long n)
-{
-    return tut_bytes(n, sizeof(curandState) + sizeof(float), "curand states and values");
-}
-
 static unsigned blocks_for(size_t n)
 {
-    return (unsigned)((n + STATES_THREADS - 1) / STATES_THREADS);
+    return (unsigned)((n + MC_STATES_THREADS - 1) / MC_STATES_THREADS);
 }
 
 void mc_states_create(mc_states_job *job, const mc_problem *p)
@@ -52,7 +48,7 @@ void mc_states_create(mc_states_job *job, const mc_problem *p)
                                    "curand states");
     job->values = (float *)tut_device_alloc(tut_bytes(p->samples, sizeof(float), "f values"),
                                             "f values");
-    job->reduce_blocks = 4 * tut_current_device()->sm_count;
+    job->reduce_blocks = mc_reduce_values_blocks(); /* one full wave (mc_config.h) */
     job->partials = (double2 *)tut_device_alloc(job->reduce_blocks * sizeof(double2), "partials");
     job->result = (double2 *)tut_device_alloc(sizeof(double2), "result");
     /* Poison: NaN everywhere, so a value or state no thread wrote cannot pass unnoticed. */
@@ -62,7 +58,7 @@ void mc_states_create(mc_states_job *job, const mc_problem *p)
 
 void mc_states_setup(mc_states_job *job)
 {
-    states_setup_kernel<<<blocks_for(job->p.samples), STATES_THREADS>>>(
+    states_setup_kernel<<<blocks_for(job->p.samples), MC_STATES_THREADS>>>(
         (curandState *)job->states, job->p.samples, job->p.seed);
     LAUNCH_CHECK();
 }
@@ -70,7 +66,7 @@ void mc_states_setup(mc_states_job *job)
 void mc_states_sample(mc_states_job *job)
 {
     const float a = (float)job->p.a, width = (float)(job->p.b - job->p.a);
-    states_sample_kernel<<<blocks_for(job->p.samples), STATES_THREADS>>>(
+    states_sample_kernel<<<blocks_for(job->p.samples), MC_STATES_THREADS>>>(
         (curandState *)job->states, job->p.samples, job->p.integrand, a, width, job->values);
     LAUNCH_CHECK();
     mc_reduce_values(job->values, job->p.samples, job->partials, job->reduce_blocks, job->result);

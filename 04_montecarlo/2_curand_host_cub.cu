@@ -7,6 +7,9 @@
 #include <stdlib.h>
 
 #include <cub/device/device_reduce.cuh>
+#if CUB_VERSION < 200400 /* CUDA 12.0-12.4: see reduce_uniforms */
+#include <cub/iterator/transform_input_iterator.cuh>
+#endif
 
 #include "check_curand.h"
 #include "tutorial.h"
@@ -30,6 +33,23 @@ struct add_pairs {
         return make_double2(x.x + y.x, x.y + y.y);
     }
 };
+
+/* uniforms[0..n) -> one pair in *out. CUB added TransformReduce in CCCL 2.4 (CUDA 12.5); the
+ * older CUB of CUDA 12.0-12.4 does the same with Reduce over an iterator that applies the
+ * transform as it reads (cub::TransformInputIterator, which CCCL 3 removed). */
+static cudaError_t reduce_uniforms(void *temp, size_t *temp_bytes, const float *uniforms,
+                                   double2 *out, unsigned long long n, uniform_to_pair to_pair)
+{
+#if CUB_VERSION >= 200400
+    return cub::DeviceReduce::TransformReduce(temp, *temp_bytes, uniforms, out, n, add_pairs(),
+                                              to_pair, make_double2(0.0, 0.0));
+#else
+    const cub::TransformInputIterator<double2, uniform_to_pair, const float *> pairs(uniforms,
+                                                                                      to_pair);
+    return cub::DeviceReduce::Reduce(temp, *temp_bytes, pairs, out, n, add_pairs(),
+                                     make_double2(0.0, 0.0));
+#endif
+}
 
 void mc_library_create(mc_library_job *job, const mc_problem *p, unsigned long long chunk)
 {
@@ -56,9 +76,8 @@ void mc_library_create(mc_library_job *job, const mc_problem *p, unsigned long l
     job->temp = NULL;
     job->temp_bytes = 0;
     const uniform_to_pair to_pair = {p->integrand, (float)p->a, (float)(p->b - p->a)};
-    CUDA_CHECK(cub::DeviceReduce::TransformReduce(NULL, job->temp_bytes, job->uniforms,
-                                                  job->chunk_sums, job->chunk, add_pairs(),
-                                                  to_pair, make_double2(0.0, 0.0)));
+    CUDA_CHECK(reduce_uniforms(NULL, &job->temp_bytes, job->uniforms, job->chunk_sums, job->chunk,
+                               to_pair));
     job->temp = tut_device_alloc(job->temp_bytes, "CUB scratch");
 }
 
@@ -73,9 +92,8 @@ void mc_library_run(mc_library_job *job)
         const unsigned long long len =
             job->p.samples - first < job->chunk ? job->p.samples - first : job->chunk;
         CURAND_CHECK(curandGenerateUniform(job->generator, job->uniforms, len));
-        CUDA_CHECK(cub::DeviceReduce::TransformReduce(job->temp, job->temp_bytes, job->uniforms,
-                                                      job->chunk_sums + c, len, add_pairs(),
-                                                      to_pair, make_double2(0.0, 0.0)));
+        CUDA_CHECK(reduce_uniforms(job->temp, &job->temp_bytes, job->uniforms,
+                                   job->chunk_sums + c, len, to_pair));
     }
     /* The chunk sums are reduced in a fixed order too (chunks can number in the thousands). */
     mc_reduce_partials(job->chunk_sums, (int)job->chunks, job->result);
@@ -91,9 +109,8 @@ void mc_library_reduce_only(mc_library_job *job)
 {
     const uniform_to_pair to_pair = {job->p.integrand, (float)job->p.a,
                                      (float)(job->p.b - job->p.a)};
-    CUDA_CHECK(cub::DeviceReduce::TransformReduce(job->temp, job->temp_bytes, job->uniforms,
-                                                  job->chunk_sums, job->chunk, add_pairs(),
-                                                  to_pair, make_double2(0.0, 0.0)));
+    CUDA_CHECK(reduce_uniforms(job->temp, &job->temp_bytes, job->uniforms, job->chunk_sums,
+                               job->chunk, to_pair));
 }
 
 void mc_library_destroy(mc_library_job *job)

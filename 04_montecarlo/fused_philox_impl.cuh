@@ -94,22 +94,34 @@ static __device__ __forceinline__ double2 sample_stream_counter(unsigned long lo
 }
 
 /* The kernel body for one integrand and one uniform conversion, both compile-time constants
- * after inlining, so the hot loop carries no switch. Threads take streams grid-stride. */
+ * after inlining, so the hot loop carries no switch. Threads take streams grid-stride. When
+ * stream_sums is not NULL (the self-test) each stream's pair is kept too: one store per 1024
+ * samples. */
 static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integrand integrand,
                                                   mc_uniform uniform, mc_generator generator,
-                                                  double2 *partials)
+                                                  double2 *partials, double2 *stream_sums)
 {
+#ifdef TUT_MUTANT_MC_WRONG_WIDTH /* mutant: x = a + b u, the upper limit taken for the width */
+    const float a = (float)p.a, width = (float)p.b;
+#else
     const float a = (float)p.a, width = (float)(p.b - p.a);
+#endif
     const unsigned long long streams = mc_stream_count(p.samples);
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     double2 acc = make_double2(0.0, 0.0);
     for (unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
          s < streams; s += stride) {
+#ifdef TUT_MUTANT_MC_DROPPED_SAMPLE /* mutant: the bound is n - 1: the last sample is never drawn */
+        const unsigned len = mc_stream_length(p.samples - 1, s);
+#else
         const unsigned len = mc_stream_length(p.samples, s);
+#endif
         const double2 part =
             generator == MC_GENERATOR_COUNTER
                 ? sample_stream_counter(p.seed, s, len, integrand, uniform, a, width)
                 : sample_stream(p.seed, s, len, integrand, uniform, a, width);
+        if (stream_sums)
+            stream_sums[s] = part;
         acc.x += part.x;
         acc.y += part.y;
     }
@@ -122,9 +134,9 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integra
  * specialised loop per (integrand, uniform, generator). */
 #define FUSED_FOR_GENERATOR(I, U)                                                              \
     if (generator == MC_GENERATOR_COUNTER)                                                     \
-        fused_body(p, I, U, MC_GENERATOR_COUNTER, partials);                                   \
+        fused_body(p, I, U, MC_GENERATOR_COUNTER, partials, stream_sums);                      \
     else                                                                                       \
-        fused_body(p, I, U, MC_GENERATOR_STATE, partials);
+        fused_body(p, I, U, MC_GENERATOR_STATE, partials, stream_sums);
 #define FUSED_CASE(I)                                                                          \
     case I:                                                                                    \
         if (uniform == MC_UNIFORM_BITS) {                                                      \
@@ -136,7 +148,7 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integra
 
 __global__ void __launch_bounds__(MC_FUSED_THREADS)
     fused_philox_kernel(const mc_problem p, mc_uniform uniform, mc_generator generator,
-                        double2 *partials)
+                        double2 *partials, double2 *stream_sums)
 {
     switch (p.integrand) {
         FUSED_CASE(MC_INV)
@@ -148,40 +160,52 @@ __global__ void __launch_bounds__(MC_FUSED_THREADS)
     }
 }
 
-int mc_fused_max_blocks_per_sm(void)
+mc_launch mc_fused_plan(int blocks_per_sm, unsigned long long samples)
 {
-    int blocks = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fused_philox_kernel,
-                                                             MC_FUSED_THREADS, 0));
-    return blocks;
+    static tut_kernel_use use;
+    static int ready = 0;
+    if (!ready) {
+        use = tut_kernel_use_of((const void *)fused_philox_kernel, MC_FUSED_THREADS, 0);
+        ready = 1;
+    }
+    return mc_fused_launch(tut_current_device(), use.regs_per_thread, use.static_shared,
+                           blocks_per_sm, samples);
 }
 
 void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
-                     mc_generator generator, int blocks_per_sm)
+                     mc_generator generator, int blocks_per_sm, int keep_streams)
 {
     job->p = *p;
     job->uniform = uniform;
     job->generator = generator;
-    const int max_per_sm = mc_fused_max_blocks_per_sm();
-    if (blocks_per_sm <= 0 || blocks_per_sm > max_per_sm)
-        blocks_per_sm = max_per_sm;
-    /* A persistent grid: every block resident at once, each thread looping over streams. No
-     * more blocks than there are streams for. */
-    const unsigned long long wanted = (unsigned long long)blocks_per_sm *
-                                      tut_current_device()->sm_count;
-    const unsigned long long useful =
-        (mc_stream_count(p->samples) + MC_FUSED_THREADS - 1) / MC_FUSED_THREADS;
-    job->blocks = (int)(wanted < useful ? wanted : useful);
+    const mc_launch plan = mc_fused_plan(blocks_per_sm, p->samples);
+    if (plan.blocks < 1) {
+        fprintf(stderr, "fused kernel: %s\n", plan.why);
+        exit(1);
+    }
+    job->blocks = (int)plan.blocks;
     job->partials = (double2 *)tut_device_alloc(job->blocks * sizeof(double2), "partials");
     job->result = (double2 *)tut_device_alloc(sizeof(double2), "result");
     CUDA_CHECK(cudaMemset(job->partials, 0xFF, job->blocks * sizeof(double2)));
     CUDA_CHECK(cudaMemset(job->result, 0xFF, sizeof(double2)));
+    job->stream_sums = NULL;
+    if (keep_streams) {
+        const size_t bytes = tut_bytes(mc_stream_count(p->samples), sizeof(double2), "streams");
+        job->stream_sums = (double2 *)tut_device_alloc(bytes, "stream sums");
+        CUDA_CHECK(cudaMemset(job->stream_sums, 0xFF, bytes)); /* NaN: a stream nobody drew */
+    }
+}
+
+void mc_read_streams(const mc_fused_job *job, mc_pair *out)
+{
+    const size_t bytes = mc_stream_count(job->p.samples) * sizeof(double2);
+    CUDA_CHECK(cudaMemcpy(out, job->stream_sums, bytes, cudaMemcpyDeviceToHost));
 }
 
 void mc_fused_run(mc_fused_job *job)
 {
     fused_philox_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, job->uniform, job->generator,
-                                                            job->partials);
+                                                            job->partials, job->stream_sums);
     LAUNCH_CHECK();
     mc_reduce_partials(job->partials, job->blocks, job->result);
 }
@@ -190,6 +214,8 @@ void mc_fused_destroy(mc_fused_job *job)
 {
     tut_device_free(job->partials);
     tut_device_free(job->result);
+    if (job->stream_sums)
+        tut_device_free(job->stream_sums);
 }
 
 #endif

@@ -4,7 +4,14 @@
  * On the GPU the hot loops use the fast hardware approximations (rcp.approx, __sinf): their error
  * (a few ulp, ~1e-7 relative) is far below a Monte Carlo standard error at any sample count this
  * chapter draws (~1e-6 at 2^34 samples), and an exact division or sine costs several times more.
- * The docs page measures and discusses the choice. */
+ * The docs page measures and discusses the choice.
+ *
+ * The other integrands are written so that the GPU and the C compiler do exactly the same float
+ * operations: every product that could be fused into an FMA is either an explicit fmaf() on both
+ * sides or, on the GPU, __fmul_rn (which nvcc never fuses). sqrtf is correctly rounded on both
+ * (nvcc's default -prec-sqrt=true). So x^2, 4 sqrt(1 - x^2) and 1 give the same bits on the CPU
+ * replay as on the GPU, and the self-test can demand equality; only 1/x and sin need the bound
+ * of MC_EVAL_ULPS / MC_SIN_ABS_ERROR below. */
 #ifndef MC_INTEGRANDS_H
 #define MC_INTEGRANDS_H
 
@@ -37,6 +44,15 @@ static __device__ __forceinline__ float mc_fast_rcp(float x)
 }
 #endif
 
+/* How far the GPU's f may be from the C library's, per sample: rcp.approx.ftz.f32 is within 1 ulp
+ * of 1/x (PTX ISA), 1.0f / x within 0.5 ulp; __sinf within 2^-21.41 absolute on [-pi, pi] (CUDA
+ * C++ Programming Guide), sinf within 1 ulp. Taken with a margin: 4 ulp, and 2^-20 + 2 ulp. */
+#define MC_EVAL_ULPS 4.0
+#define MC_SIN_ABS_ERROR 9.5367431640625e-07 /* 2^-20 */
+
+/* 1 when the GPU's f is bit for bit the C library's (see above). */
+#define MC_EVAL_EXACT(which) ((which) != MC_INV && (which) != MC_SIN)
+
 /* Names as the --integrand option spells them, in enum order. */
 #define MC_INTEGRAND_CHOICES "inv|square|sin|circle|one"
 
@@ -46,12 +62,13 @@ MC_HD float mc_eval(mc_integrand which, float x)
 #ifdef __CUDA_ARCH__
     case MC_INV: return mc_fast_rcp(x);
     case MC_SIN: return __sinf(x);
+    case MC_SQUARE: return __fmul_rn(x, x); /* never fused into the sum that follows */
 #else
     case MC_INV: return 1.0f / x;
     case MC_SIN: return sinf(x);
-#endif
     case MC_SQUARE: return x * x;
-    case MC_CIRCLE: return 4.0f * sqrtf(fmaxf(0.0f, 1.0f - x * x));
+#endif
+    case MC_CIRCLE: return 4.0f * sqrtf(fmaxf(0.0f, fmaf(-x, x, 1.0f)));
     case MC_ONE: return 1.0f;
     default: return 0.0f;
     }

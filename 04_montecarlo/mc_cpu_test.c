@@ -4,14 +4,19 @@
  *   reference  the CPU Monte Carlo within 4 standard errors for every integrand
  *   philox     Philox4x32-10 against the published known-answer vectors (Random123)
  *   replay     the fused variant's streams: lengths, counts, estimates
- *   ranges     the option checks (b <= a, 0 inside 1/x's range, ...) */
+ *   replay_power  the self-test's stream-by-stream replay check catches a stream drawn twice and
+ *              a dropped sample, on the very problems `montecarlo --check` runs
+ *   ranges     the option checks (b <= a, 0 inside 1/x's range, ...)
+ *   config     every launch choice on every GPU of common/gpu_table.h */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tutorial.h"
 
 #include "estimator.h"
+#include "mc_config.h"
 #include "philox_host.h"
 #include "streams.h"
 
@@ -187,6 +192,255 @@ static int test_ranges(void)
     return ok;
 }
 
+/* ---- replay_power ---------------------------------------------------------------------------
+ * The self-test (montecarlo --check, check_replay) compares every stream's pair from the GPU
+ * with the replay's: equal for x^2, the circle and 1, within the replay's rounding bound for 1/x
+ * and sin. Here, on the CPU, the same problems (seed, sizes, ranges) with the two bugs the
+ * mutants plant: stream 1 drawn from stream 0's subsequence, and the last sample dropped. Both
+ * must be caught; so must every other stream drawn twice and every stream's last sample dropped,
+ * by at least one integrand. For comparison, the old check (totals within 1e-6 n + 2e-6 relative)
+ * is scored on the same cases. */
+#define CHECK_SEED TUT_DEFAULT_SEED /* montecarlo's default --seed */
+
+/* Caught when a stream's pair moved by more than both tolerances allow. */
+static int caught(mc_pair x, mc_pair tol_x, mc_pair y, mc_pair tol_y)
+{
+    return fabs(x.sum - y.sum) > tol_x.sum + tol_y.sum ||
+           fabs(x.sum_sq - y.sum_sq) > tol_x.sum_sq + tol_y.sum_sq;
+}
+
+static int old_check_catches(double moved, double total, unsigned long long n)
+{
+    return fabs(moved) > 1e-6 * (double)n + 2e-6 * fabs(total);
+}
+
+static int test_replay_power(void)
+{
+    /* check_all's second range of each integrand (montecarlo.cu), where the replay runs */
+    const double ranges[MC_INTEGRAND_COUNT][2] = {
+        {2.0, 3.0}, {-1.0, 2.0}, {-1.0, 3.0}, {-0.5, 0.9}, {-3.0, 7.5}};
+    const unsigned long long sizes[] = {1000003, 65537}; /* --check, and --check --samples 4K */
+    int ok = 1;
+    for (int z = 0; z < 2; ++z) {
+        const unsigned long long n = sizes[z], count = mc_stream_count(n);
+        /* per stream: caught by some integrand (duplicate of the stream before; last dropped) */
+        unsigned char *dup_any = calloc(count, 1), *drop_any = calloc(count, 1);
+        mc_pair *cpu = malloc(count * sizeof *cpu), *tol = malloc(count * sizeof *tol);
+        if (!dup_any || !drop_any || !cpu || !tol) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
+        printf("n = %llu (%llu streams): cases caught, new check / old check\n", n, count);
+        printf("  %-14s %-26s %-26s %s\n", "problem", "stream s = stream s-1",
+               "last sample of s dropped", "the mutants' cases");
+        for (int i = 0; i < MC_INTEGRAND_COUNT; ++i) {
+            for (int u = 0; u < MC_UNIFORM_COUNT; ++u) {
+                const mc_problem p = {(mc_integrand)i, ranges[i][0], ranges[i][1], n, CHECK_SEED};
+                const mc_sums total = mc_replay_streams(&p, (mc_uniform)u, cpu, tol);
+                unsigned long long dup_new = 0, dup_old = 0, drop_new = 0, drop_old = 0;
+                int mutant_dup = 0, mutant_drop = 0;
+                for (unsigned long long s = 0; s < count; ++s) {
+                    const unsigned len = mc_stream_length(n, s);
+                    if (s > 0) { /* stream s drawn from subsequence s - 1, as the mutant does */
+                        mc_pair twice, twice_tol;
+                        mc_replay_stream(&p, (mc_uniform)u, s - 1, len, &twice, &twice_tol);
+                        const int c = caught(twice, twice_tol, cpu[s], tol[s]);
+                        dup_new += c;
+                        dup_any[s] |= c;
+                        dup_old += old_check_catches(twice.sum - cpu[s].sum, total.sum, n);
+                        if (s == 1)
+                            mutant_dup = c;
+                    }
+                    mc_pair shorter, shorter_tol;
+                    mc_replay_stream(&p, (mc_uniform)u, s, len - 1, &shorter, &shorter_tol);
+                    const int c = caught(shorter, shorter_tol, cpu[s], tol[s]);
+                    drop_new += c;
+                    drop_any[s] |= c;
+                    drop_old += old_check_catches(shorter.sum - cpu[s].sum, total.sum, n);
+                    if (s == count - 1)
+                        mutant_drop = c;
+                }
+                char name[32];
+                snprintf(name, sizeof name, "%s %s", mc_integrand_name(p.integrand),
+                         u == MC_UNIFORM_BITS ? "bits" : "curand");
+                char dup[32], drop[32];
+                snprintf(dup, sizeof dup, "%llu/%llu / %llu", dup_new, count - 1, dup_old);
+                snprintf(drop, sizeof drop, "%llu/%llu / %llu", drop_new, count, drop_old);
+                printf("  %-14s %-26s %-26s %s, %s\n", name, dup, drop,
+                       mutant_dup ? "stream 1 = 0 caught" : "stream 1 = 0 MISSED",
+                       mutant_drop ? "last sample caught" : "last sample MISSED");
+                /* A constant f cannot tell streams apart: its job is counting samples. */
+                if (p.integrand != MC_ONE)
+                    ok &= mutant_dup;
+                /* Every integrand whose f is exact must catch the mutants' cases. */
+                if (MC_EVAL_EXACT(p.integrand))
+                    ok &= mutant_drop;
+                if (p.integrand == MC_ONE)
+                    ok &= drop_new == count; /* every dropped sample: exactly 1 less */
+            }
+        }
+        unsigned long long dup_all = 0, drop_all = 0;
+        for (unsigned long long s = 1; s < count; ++s)
+            dup_all += dup_any[s];
+        for (unsigned long long s = 0; s < count; ++s)
+            drop_all += drop_any[s];
+        printf("  by some integrand: %llu of %llu duplicated streams, %llu of %llu dropped "
+               "samples\n", dup_all, count - 1, drop_all, count);
+        ok &= dup_all == count - 1 && drop_all == count;
+        free(tol);
+        free(cpu);
+        free(drop_any);
+        free(dup_any);
+    }
+    return ok;
+}
+
+/* ---- config ---------------------------------------------------------------------------------
+ * Registers per thread of the chapter's kernels, from `nvcc -Xptxas -v` of its sources (CUDA
+ * 13.0, -O3; the numbers `cuobjdump --dump-resource-usage` reports for the built binary), for
+ * each architecture of the default build. Every GPU is checked with every build's numbers (a
+ * conservative superset); the table shows the build each GPU runs (sm_80 code runs on 8.6 and
+ * 8.9; the V100, CUDA 12 builds only, with sm_70, is shown with sm_75's). */
+typedef struct {
+    const char *arch;
+    int cc; /* 10 * major + minor of the oldest GPU that runs this code */
+    int fused, reduce_values, reduce_partials, states_setup, states_sample, ceiling_wide,
+        ceiling_lo;
+} kernel_registers;
+
+static const kernel_registers compiled[] = {
+    {"sm_75", 75, 64, 28, 24, 63, 26, 25, 15},  {"sm_80", 80, 66, 26, 22, 31, 25, 23, 14},
+    {"sm_90", 90, 66, 24, 21, 31, 25, 23, 18},  {"sm_100", 100, 64, 24, 22, 31, 26, 22, 14},
+    {"sm_120", 120, 64, 26, 22, 40, 26, 22, 14},
+};
+
+static const kernel_registers *native_build(const tut_device_info *dev)
+{
+    const int cc = 10 * dev->major + dev->minor;
+    const kernel_registers *best = &compiled[0];
+    for (int k = 0; k < TUT_COUNT(compiled); ++k)
+        if (compiled[k].cc <= cc && compiled[k].cc / 10 == dev->major)
+            best = &compiled[k];
+    return best;
+}
+#define BLOCK_SUM_SHARED 512 /* mc_block_sum's 32 double2 */
+
+/* The most blocks of `threads` that fit an SM, by trying every count: the choice must equal it. */
+static int best_blocks_per_sm(const tut_device_info *dev, int threads, int regs, size_t shared)
+{
+    int best = 0;
+    for (int b = 1; b <= dev->max_blocks_per_sm; ++b) {
+        const long warps = (long)b * ((threads + dev->warp_size - 1) / dev->warp_size);
+        const long regs_per_warp = ((long)regs * dev->warp_size + 255) / 256 * 256;
+        const size_t block_shared = (shared + 127) / 128 * 128 + dev->reserved_shared_per_block;
+        if ((long)b * threads <= dev->max_threads_per_sm &&
+            warps * regs_per_warp <= dev->regs_per_sm &&
+            (size_t)b * block_shared <= dev->shared_per_sm)
+            best = b;
+    }
+    return best;
+}
+
+static int expect(const char *gpu, const char *what, int condition)
+{
+    if (!condition)
+        printf("  FAILED on %s: %s\n", gpu, what);
+    return condition;
+}
+
+static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int print)
+{
+    const char *gpu = dev->name;
+    int ok = 1;
+    const unsigned long long n = 1ull << 32;
+    const mc_launch fused = mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, n);
+    const int best = best_blocks_per_sm(dev, MC_FUSED_THREADS, k->fused, BLOCK_SUM_SHARED);
+    ok &= expect(gpu, "fused: fits", best >= 1 && fused.blocks_per_sm >= 1);
+    ok &= expect(gpu, "fused: the most blocks per SM that fit", fused.blocks_per_sm == best);
+    ok &= expect(gpu, "fused: every SM", fused.blocks == (long long)best * dev->sm_count);
+    ok &= expect(gpu, "fused: more than fit asked, the most that fit",
+                 mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 64, n).blocks_per_sm == best);
+    ok &= expect(gpu, "fused: 2 per SM asked, 2 given",
+                 mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 2, n).blocks ==
+                     2ll * dev->sm_count);
+    ok &= expect(gpu, "fused: 4096 samples, one block",
+                 mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, 4096).blocks == 1);
+    int sweep[4], skipped;
+    const int entries = mc_fused_sweep(fused.blocks_per_sm, sweep, &skipped);
+    char sweep_text[32] = "";
+    for (int e = 0; e < entries; ++e) {
+        ok &= expect(gpu, "sweep entry fits", sweep[e] >= 1 && sweep[e] <= best);
+        ok &= expect(gpu, "sweep ascending", e == 0 || sweep[e] > sweep[e - 1]);
+        snprintf(sweep_text + strlen(sweep_text), sizeof sweep_text - strlen(sweep_text), "%s%d",
+                 e ? "," : "", sweep[e]);
+    }
+    ok &= expect(gpu, "sweep ends at the most that fit", sweep[entries - 1] == best);
+    const int candidates[] = {1, 2, 4};
+    int too_many = 0;
+    for (int c = 0; c < 3; ++c) {
+        int kept = 0;
+        for (int e = 0; e < entries; ++e)
+            kept |= sweep[e] == candidates[c];
+        too_many += candidates[c] > best;
+        ok &= expect(gpu, "sweep: 1, 2 and 4 kept where they fit", kept == (candidates[c] <= best));
+    }
+    ok &= expect(gpu, "sweep: the others counted as skipped", skipped == too_many);
+
+    const mc_launch reduce = mc_full_wave(dev, MC_REDUCE_THREADS, k->reduce_values,
+                                          BLOCK_SUM_SHARED);
+    ok &= expect(gpu, "reduce_values: one full wave",
+                 reduce.blocks == (long long)best_blocks_per_sm(dev, MC_REDUCE_THREADS,
+                                                                k->reduce_values,
+                                                                BLOCK_SUM_SHARED) *
+                                      dev->sm_count);
+    const int partials = mc_partials_threads(dev, k->reduce_partials, BLOCK_SUM_SHARED);
+    ok &= expect(gpu, "reduce_partials: 1024 threads", partials == 1024);
+    ok &= expect(gpu, "states kernels fit",
+                 best_blocks_per_sm(dev, MC_STATES_THREADS, k->states_setup, 0) >= 1 &&
+                     best_blocks_per_sm(dev, MC_STATES_THREADS, k->states_sample, 0) >= 1);
+    const mc_launch wide = mc_full_wave(dev, MC_CEILING_THREADS, k->ceiling_wide, 0);
+    const mc_launch lo = mc_full_wave(dev, MC_CEILING_THREADS, k->ceiling_lo, 0);
+    ok &= expect(gpu, "ceiling: one full wave",
+                 wide.blocks == (long long)best_blocks_per_sm(dev, MC_CEILING_THREADS,
+                                                              k->ceiling_wide, 0) *
+                                    dev->sm_count &&
+                     lo.blocks >= 1);
+    ok &= expect(gpu, "ceiling: full thread occupancy",
+                 wide.blocks_per_sm * MC_CEILING_THREADS == dev->max_threads_per_sm);
+    /* The benchmark's memory: the largest chunk, and 2^24 states. */
+    ok &= expect(gpu, "library chunk 2^28 fits",
+                 mc_library_bytes(1ull << 28, n) + ((size_t)256 << 20) <= dev->total_bytes);
+    ok &= expect(gpu, "2^24 states fit",
+                 mc_states_bench_samples(dev->total_bytes, (size_t)256 << 20) == 1ull << 24);
+    if (print)
+        printf("  %-8s %-6s | %d x %3d = %4lld (%-9s) | %-8s | %5lld | %4d | %5lld\n", gpu, k->arch,
+           fused.blocks_per_sm, dev->sm_count, fused.blocks, fused.limiter, sweep_text,
+           reduce.blocks, partials, wide.blocks);
+    return ok;
+}
+
+static int test_config(void)
+{
+    printf("  %-8s %-6s | %-27s | %-8s | %-6s | %-4s | %s\n", "GPU", "build",
+           "fused: per SM x SMs (2^32)", "sweep", "reduce", "sum", "ceiling");
+    int ok = 1;
+    for (int i = 0; i < tut_gpu_profile_count(); ++i) {
+        const tut_device_info *dev = tut_gpu_profile_at(i);
+        for (int k = 0; k < TUT_COUNT(compiled); ++k)
+            ok &= check_gpu(dev, &compiled[k], 0);
+        ok &= check_gpu(dev, native_build(dev), 1);
+    }
+    /* Memory limits: 2^24 states need 872 MiB; a 512 MiB GPU gets 2^23. */
+    ok &= expect("-", "states on 512 MiB: 2^22",
+                 mc_states_bench_samples((size_t)512 << 20, (size_t)256 << 20) == 1ull << 22);
+    ok &= expect("-", "states on 256 MiB: none",
+                 mc_states_bench_samples((size_t)256 << 20, (size_t)256 << 20) == 0);
+    /* One block of 1024 threads that cannot fit: 255 registers each. */
+    ok &= expect("-", "partials: 255 registers, 256 threads",
+                 mc_partials_threads(tut_gpu_profile("T4"), 255, BLOCK_SUM_SHARED) == 256);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     const char *group = argc > 1 ? argv[1] : "";
@@ -201,10 +455,15 @@ int main(int argc, char **argv)
         ok = test_philox();
     else if (!strcmp(group, "replay"))
         ok = test_replay();
+    else if (!strcmp(group, "replay_power"))
+        ok = test_replay_power();
     else if (!strcmp(group, "ranges"))
         ok = test_ranges();
+    else if (!strcmp(group, "config"))
+        ok = test_config();
     else {
-        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|philox|replay|ranges\n");
+        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|philox|replay|"
+                        "replay_power|ranges|config\n");
         return 2;
     }
     return tut_finish(ok);

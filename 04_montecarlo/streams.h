@@ -27,6 +27,12 @@ typedef enum {
 } mc_uniform;
 #define MC_UNIFORM_CHOICES "curand|bits"
 
+/* One stream's (sum f, sum f^2): its float lane sums, converted to double (exactly). The fused
+ * kernel can write one per stream, and the self-test compares them with the CPU replay's. */
+typedef struct {
+    double sum, sum_sq;
+} mc_pair;
+
 /* Two ways to drive the same Philox streams on the GPU; both draw identical numbers. */
 typedef enum {
     MC_GENERATOR_STATE = 0, /* cuRAND's device API: curandStatePhilox4_32_10_t, curand4 */

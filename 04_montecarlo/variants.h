@@ -8,14 +8,16 @@
 #include <curand.h>
 
 #include "estimator.h"
+#include "mc_config.h"
 #include "streams.h"
 
 /* ---- reduce.cu: the reductions the variants share */
-#define MC_REDUCE_THREADS 256
 /* values[0..n) -> per-block pairs (sum f, sum f^2) -> one pair in *out. */
 void mc_reduce_values(const float *values, size_t n, double2 *partials, int blocks, double2 *out);
 /* partials[0..count) -> one pair in *out (one block, a fixed order: repeatable). */
 void mc_reduce_partials(const double2 *partials, int count, double2 *out);
+/* The grid of reduce_values_kernel on this GPU: one full wave (mc_config.h). */
+int mc_reduce_values_blocks(void);
 /* Copies the pair back and labels it with the sample count. */
 mc_sums mc_read_sums(const double2 *device_pair, unsigned long long n);
 
@@ -32,8 +34,6 @@ void mc_states_create(mc_states_job *job, const mc_problem *p);
 void mc_states_setup(mc_states_job *job);  /* curand_init for every state: the expensive part */
 void mc_states_sample(mc_states_job *job); /* draw, evaluate, store, reduce */
 void mc_states_destroy(mc_states_job *job);
-/* Device bytes the variant needs for n samples. */
-size_t mc_states_bytes(unsigned long long n);
 
 /* ---- 2_curand_host_cub.cu: the library pipeline. cuRAND's host API (Philox) fills an array
  * of uniforms, CUB's TransformReduce maps them to (f, f^2) and sums; chunk by chunk, so n is
@@ -54,20 +54,36 @@ void mc_library_reduce_only(mc_library_job *job);   /* one chunk: the reduction 
 void mc_library_destroy(mc_library_job *job);
 
 /* ---- 3_fused_philox.cu: generate, evaluate and sum in registers; one pair per block. */
-#define MC_FUSED_THREADS 256
 typedef struct {
     mc_problem p;
     mc_uniform uniform;
     mc_generator generator;
     int blocks;
     double2 *partials, *result;
+    double2 *stream_sums; /* NULL, or one pair per stream (the self-test compares them) */
 } mc_fused_job;
-/* blocks_per_sm <= 0: as many as fit (occupancy API); the grid never exceeds the streams. */
+/* blocks_per_sm <= 0: as many as fit (mc_config.h); the grid never exceeds the streams.
+ * keep_streams: also write every stream's pair to job->stream_sums (for mc_read_streams). */
 void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
-                     mc_generator generator, int blocks_per_sm);
+                     mc_generator generator, int blocks_per_sm, int keep_streams);
 void mc_fused_run(mc_fused_job *job);
 void mc_fused_destroy(mc_fused_job *job);
-/* Resident blocks of MC_FUSED_THREADS per SM, from the occupancy API. */
-int mc_fused_max_blocks_per_sm(void);
+/* Each stream's (sum f, sum f^2) of the last run, into out[mc_stream_count(samples)]. */
+void mc_read_streams(const mc_fused_job *job, mc_pair *out);
+/* The fused kernel's launch on this GPU for `samples` (mc_config.h). */
+mc_launch mc_fused_plan(int blocks_per_sm, unsigned long long samples);
+
+/* ---- ceiling.cu: what the fused kernel's generator could reach, measured. */
+typedef struct {
+    int blocks;         /* one full wave of MC_CEILING_THREADS */
+    unsigned *sink;     /* one word per thread: keeps the results alive */
+    int wide;           /* 1: __umulhi and mul.lo of each value (Philox's pair); 0: mul.lo only */
+    unsigned steps;     /* multiply steps per chain */
+} mc_ceiling_job;
+void mc_ceiling_create(mc_ceiling_job *job, int wide, unsigned steps);
+void mc_ceiling_run(mc_ceiling_job *job);
+/* 32-bit multiply results one run produces (a __umulhi and a mul.lo count one each). */
+double mc_ceiling_results(const mc_ceiling_job *job);
+void mc_ceiling_destroy(mc_ceiling_job *job);
 
 #endif

@@ -47,6 +47,11 @@ void launch_naive(const matmul_args *a)
     LAUNCH_CHECK();
 }
 
+matmul_kernel_info info_naive(void)
+{
+    return matmul_info((const void *)naive_kernel, NAIVE_BLOCK * NAIVE_BLOCK, 0);
+}
+
 void launch_naive_strided(const matmul_args *a)
 {
     dim3 block(NAIVE_BLOCK, NAIVE_BLOCK);
@@ -54,4 +59,9 @@ void launch_naive_strided(const matmul_args *a)
     naive_strided_kernel<<<grid, block>>>(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C,
                                           a->ldc);
     LAUNCH_CHECK();
+}
+
+matmul_kernel_info info_naive_strided(void)
+{
+    return matmul_info((const void *)naive_strided_kernel, NAIVE_BLOCK * NAIVE_BLOCK, 0);
 }

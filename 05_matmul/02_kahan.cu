@@ -38,3 +38,8 @@ void launch_kahan(const matmul_args *a)
     kahan_kernel<<<grid, block>>>(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
     LAUNCH_CHECK();
 }
+
+matmul_kernel_info info_kahan(void)
+{
+    return matmul_info((const void *)kahan_kernel, KAHAN_BLOCK * KAHAN_BLOCK, 0);
+}

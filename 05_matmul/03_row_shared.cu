@@ -48,3 +48,8 @@ void launch_row_shared(const matmul_args *a)
                                              a->ldc);
     LAUNCH_CHECK();
 }
+
+matmul_kernel_info info_row_shared(void)
+{
+    return matmul_info((const void *)row_shared_kernel, ROW_THREADS, 0);
+}

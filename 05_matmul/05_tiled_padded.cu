@@ -41,3 +41,8 @@ void launch_tiled_padded(const matmul_args *a)
     tiled_padded_kernel<<<grid, block>>>(a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
     LAUNCH_CHECK();
 }
+
+matmul_kernel_info info_tiled_padded(void)
+{
+    return matmul_info((const void *)tiled_padded_kernel, PTILE * PTILE, 0);
+}

@@ -62,3 +62,8 @@ void launch_blocktile_1d(const matmul_args *a)
                                                a->C, a->ldc);
     LAUNCH_CHECK();
 }
+
+matmul_kernel_info info_blocktile_1d(void)
+{
+    return matmul_info((const void *)blocktile_1d_kernel, BT1_THREADS, 0);
+}

@@ -58,7 +58,11 @@ blocktile_2d_kernel(int M, int N, int K, const float *A, size_t lda, const float
             for (int m = 0; m < BT2_TM; ++m)
 #pragma unroll
                 for (int n = 0; n < BT2_TN; ++n)
+#ifdef TUT_MUTANT_MATMUL_BLOCKTILE_ACC_OFF_BY_ONE
+                    acc[m][(n + 1) % BT2_TN] += a_frag[m] * b_frag[n]; /* MUTANT: next column */
+#else
                     acc[m][n] += a_frag[m] * b_frag[n];
+#endif
         }
         __syncthreads();
     }
@@ -80,4 +84,9 @@ void launch_blocktile_2d(const matmul_args *a)
     blocktile_2d_kernel<<<grid, BT2_THREADS>>>(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb,
                                                a->C, a->ldc);
     LAUNCH_CHECK();
+}
+
+matmul_kernel_info info_blocktile_2d(void)
+{
+    return matmul_info((const void *)blocktile_2d_kernel, BT2_THREADS, 0);
 }

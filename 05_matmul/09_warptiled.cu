@@ -8,8 +8,11 @@
  *     s from one, each thread's loads for strip s + 1 are already in flight into registers and
  *     are stored into the other buffer afterwards. Global-memory latency hides behind 8 (or 16)
  *     k-steps of 64 FMAs each, and one __syncthreads() per strip is enough.
- *   - __launch_bounds__(256, 2): at most 128 registers per thread, so two blocks (16 warps) fit
- *     on each SM; the build checks for zero spills (docs: -Xptxas -v).
+ *   - __launch_bounds__(256, 2): at most 128 registers per thread, so that two blocks (16 warps)
+ *     fit on an SM whose shared memory holds them too (an H100's does, a T4's holds one block of
+ *     the K-strip-16 tiles: tests/launch_config_test.c). No spills in the sm_90 code (nvcc
+ *     --resource-usage); the sm_75, sm_100 and sm_120 code of the K-strip-16 kernels spills a few
+ *     bytes.
  * Six configurations are built below; on an H200 the fastest is warptiled_bk16 (block tile
  * 128 x 128, K strip 16, 256 threads, 8 x 8 per thread): 81% of cuBLAS FP32 at 4096^3 (docs).
  * Like step 9 it needs N and K multiples of 4 (the driver pads other sizes). */
@@ -32,6 +35,7 @@
 #define WT_MIN_BLOCKS 2
 #define WT_KERNEL warptiled_bk8_kernel
 #define WT_LAUNCH launch_warptiled_bk8
+#define WT_INFO info_warptiled_bk8
 #include "09_warptiled_kernel.cuh"
 
 #define WT_BM 128
@@ -44,6 +48,7 @@
 #define WT_MIN_BLOCKS 2
 #define WT_KERNEL warptiled_bk16_kernel
 #define WT_LAUNCH launch_warptiled_bk16
+#define WT_INFO info_warptiled_bk16
 #include "09_warptiled_kernel.cuh"
 
 /* The same with the warp tile turned: 64 x 32 (8 lanes along M, 4 along N). */
@@ -57,6 +62,7 @@
 #define WT_MIN_BLOCKS 2
 #define WT_KERNEL warptiled_w64x32_bk16_kernel
 #define WT_LAUNCH launch_warptiled_w64x32_bk16
+#define WT_INFO info_warptiled_w64x32_bk16
 #include "09_warptiled_kernel.cuh"
 
 /* 128 threads, warp tile 64 x 64, 8 x 16 per thread: 6 fragment loads per 128 FMAs instead of
@@ -71,6 +77,7 @@
 #define WT_MIN_BLOCKS 2
 #define WT_KERNEL warptiled_64x64_bk8_kernel
 #define WT_LAUNCH launch_warptiled_64x64_bk8
+#define WT_INFO info_warptiled_64x64_bk8
 #include "09_warptiled_kernel.cuh"
 
 #define WT_BM 128
@@ -83,6 +90,7 @@
 #define WT_MIN_BLOCKS 2
 #define WT_KERNEL warptiled_64x64_bk16_kernel
 #define WT_LAUNCH launch_warptiled_64x64_bk16
+#define WT_INFO info_warptiled_64x64_bk16
 #include "09_warptiled_kernel.cuh"
 
 /* 256 threads on a 128 x 256 block tile (warp tile 64 x 64, 8 x 16 per thread): more reuse of
@@ -97,4 +105,5 @@
 #define WT_MIN_BLOCKS 1
 #define WT_KERNEL warptiled_128x256_kernel
 #define WT_LAUNCH launch_warptiled_128x256
+#define WT_INFO info_warptiled_128x256
 #include "09_warptiled_kernel.cuh"

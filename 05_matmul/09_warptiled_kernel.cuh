@@ -5,7 +5,7 @@
  *   WT_WM, WT_WN          warp tile; WT_THREADS / 32 warps cover the block tile
  *   WT_LANES_M            lanes along M (the other 32 / WT_LANES_M go along N)
  *   WT_MIN_BLOCKS         blocks per SM for __launch_bounds__ (caps the registers)
- *   WT_KERNEL, WT_LAUNCH  the names
+ *   WT_KERNEL, WT_LAUNCH, WT_INFO  the names
  * Each thread computes TM x TN results as (TM/4) x (TN/4) pieces of 4 x 4, the pieces of a
  * warp's lanes interleaved so that fragment reads are conflict-free (see below). */
 
@@ -81,7 +81,11 @@ WT_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
             *(float4 *)&b_tile[buf][b_r + l * WT_B_ROW_STEP][b_c] = b_next[l];                 \
     } while (0)
 
+#ifdef TUT_MUTANT_MATMUL_WARPTILED_LOST_TAIL
+    const int strips = K / WT_BK; /* MUTANT: the last, partial strip of K is never multiplied */
+#else
     const int strips = (K + WT_BK - 1) / WT_BK;
+#endif
     WT_LOAD_STRIP(0);
     WT_STORE_STRIP(0);
     __syncthreads();
@@ -139,6 +143,11 @@ WT_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
     }
 }
 
+matmul_kernel_info WT_INFO(void)
+{
+    return matmul_info((const void *)WT_KERNEL, WT_THREADS, 0);
+}
+
 void WT_LAUNCH(const matmul_args *a)
 {
     dim3 grid((a->N + WT_BN - 1) / WT_BN, (a->M + WT_BM - 1) / WT_BM);
@@ -157,6 +166,7 @@ void WT_LAUNCH(const matmul_args *a)
 #undef WT_MIN_BLOCKS
 #undef WT_KERNEL
 #undef WT_LAUNCH
+#undef WT_INFO
 #undef WT_TM
 #undef WT_TN
 #undef WT_A_LOADS

@@ -5,13 +5,18 @@
  *   PL_WM, PL_WN          warp tile; PL_THREADS / 32 warps cover the block tile
  *   PL_LANES_M            lanes along M (the other 32 / PL_LANES_M go along N)
  *   PL_MIN_BLOCKS         blocks per SM for __launch_bounds__ (caps the registers)
- *   PL_STAGES             shared-memory buffers of B (2 or 3), filled by cp.async
+ *   PL_STAGES             shared-memory buffers of B (2 to 4), filled by cp.async (or plain
+ *                         loads and stores where the GPU has no cp.async: template parameter)
  *   PL_FRAG_DB            1: the fragments of step k + 1 are read from shared memory while the
  *                         FMAs of step k run (two register sets); 0: read, then use
  *   PL_GROUP              block rasterisation: blocks walk groups of PL_GROUP block rows column
  *                         by column (1: plain row-major order)
  *   PL_A_MAP              which thread copies which float4 of the A strip (see below)
- *   PL_KERNEL, PL_LAUNCH  the names
+ *   PL_PLAIN_ONLY         1: plain loads for B even where cp.async exists (to measure it)
+ *   PL_DYNAMIC_SHARED     1: the tiles live in dynamic shared memory, for configurations above
+ *                         the 48 KiB a block may declare statically (asked for at launch through
+ *                         tut_allow_dynamic_shared, refused where the GPU allows less)
+ *   PL_KERNEL, PL_LAUNCH, PL_INFO  the names (PL_INFO: the kernel and what it asks of an SM)
  * The warp tiling and the fragment layout are those of 09_warptiled_kernel.cuh. */
 
 /* What a configuration leaves undefined takes the main configuration's value. */
@@ -51,8 +56,14 @@
 #ifndef PL_GROUP
 #define PL_GROUP 16
 #endif
-#if !defined(PL_KERNEL) || !defined(PL_LAUNCH)
-#error "define PL_KERNEL and PL_LAUNCH (the names) before including 10_pipelined_kernel.cuh"
+#ifndef PL_DYNAMIC_SHARED
+#define PL_DYNAMIC_SHARED 0
+#endif
+#ifndef PL_PLAIN_ONLY
+#define PL_PLAIN_ONLY 0
+#endif
+#if !defined(PL_KERNEL) || !defined(PL_LAUNCH) || !defined(PL_INFO)
+#error "define PL_KERNEL, PL_LAUNCH and PL_INFO before including 10_pipelined_kernel.cuh"
 #endif
 
 #define PL_LANES_N (32 / PL_LANES_M)
@@ -62,15 +73,26 @@
 #define PL_B_LOADS (PL_BK * PL_BN / 4 / PL_THREADS)
 #define PL_A_ROW_STEP (PL_THREADS / (PL_BK / 4))   /* rows between one thread's A loads */
 #define PL_B_ROW_STEP (PL_THREADS / (PL_BN / 4))
+#define PL_SHARED_BYTES PIPELINED_SHARED_BYTES(PL_BM, PL_BN, PL_BK, PL_STAGES)
 
+/* ASYNC: B by cp.async (true) or by plain loads and stores (false); see pl_copy16. */
+template <bool ASYNC>
 __global__ void __launch_bounds__(PL_THREADS, PL_MIN_BLOCKS)
 PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
           const float *__restrict__ B, size_t ldb, float *__restrict__ C, size_t ldc)
 {
     /* A: two buffers, filled through registers (transposed: a_tile[k][m]). B: PL_STAGES
      * buffers, filled by cp.async straight from global memory (no registers, no transpose). */
+#if PL_DYNAMIC_SHARED
+    extern __shared__ __align__(16) float pl_dynamic_shared[];
+    float (*a_tile)[PL_BK][PL_BM + PL_APAD] = (float (*)[PL_BK][PL_BM + PL_APAD])pl_dynamic_shared;
+    float (*b_tile)[PL_BK][PL_BN] =
+        (float (*)[PL_BK][PL_BN])(pl_dynamic_shared + 2 * PL_BK * (PL_BM + PL_APAD));
+#else
     __shared__ __align__(16) float a_tile[2][PL_BK][PL_BM + PL_APAD];
     __shared__ __align__(16) float b_tile[PL_STAGES][PL_BK][PL_BN];
+    static_assert(sizeof a_tile + sizeof b_tile == PL_SHARED_BYTES, "see launch_config.h");
+#endif
 
     const int tid = threadIdx.x;
 
@@ -147,8 +169,8 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
         _Pragma("unroll") for (int l = 0; l < PL_B_LOADS; ++l) {                               \
             const int k = (k0) + b_r + l * PL_B_ROW_STEP, c = col0 + b_c;                      \
             const int in = k < K && c < N;                                                     \
-            pl_copy16(&b_tile[st][b_r + l * PL_B_ROW_STEP][b_c],                               \
-                      in ? &B[(size_t)k * ldb + c] : B, in);                                   \
+            pl_copy16<ASYNC>(&b_tile[st][b_r + l * PL_B_ROW_STEP][b_c],                        \
+                             in ? &B[(size_t)k * ldb + c] : B, in);                            \
         }                                                                                      \
     } while (0)
 
@@ -178,11 +200,11 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
     for (int s = 0; s < PL_STAGES - 1; ++s) {
         if (s < strips)
             PL_COPY_B(s, s * PL_BK);
-        pl_commit();
+        pl_commit<ASYNC>();
     }
     PL_LOAD_A(0);
     PL_STORE_A(0);
-    PL_WAIT_B(); /* at most PL_STAGES - 2 groups pending: strip 0 of B has landed */
+    pl_wait<ASYNC, PL_STAGES - 2>(); /* at most PL_STAGES - 2 groups pending: strip 0 landed */
     __syncthreads();
 
     int stage = 0, fill = PL_STAGES - 1; /* stage read now; stage the next copy goes to */
@@ -193,9 +215,14 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
             PL_LOAD_A((s + 1) * PL_BK);
         /* Stage `fill` held strip s - 1, read in the previous iteration, which ended in a
          * barrier: it is free. */
-        if (s + PL_STAGES - 1 < strips)
+        if (s + PL_STAGES - 1 < strips) {
+#ifdef TUT_MUTANT_MATMUL_PIPELINED_WRONG_STAGE
+            PL_COPY_B(stage, (s + PL_STAGES - 1) * PL_BK); /* MUTANT: into the stage being read */
+#else
             PL_COPY_B(fill, (s + PL_STAGES - 1) * PL_BK);
-        pl_commit();
+#endif
+        }
+        pl_commit<ASYNC>();
 
         float a_frag[PL_FRAG_DB + 1][PL_TM], b_frag[PL_FRAG_DB + 1][PL_TN];
 #if PL_FRAG_DB
@@ -219,7 +246,7 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
         }
         if (more)
             PL_STORE_A(cur ^ 1);
-        PL_WAIT_B(); /* strip s + 1 of B has landed (this thread's copies) */
+        pl_wait<ASYNC, PL_STAGES - 2>(); /* strip s + 1 of B has landed (this thread's) */
         __syncthreads(); /* ... everyone's, and A's stores; stage `stage` is free again */
         stage = stage + 1 == PL_STAGES ? 0 : stage + 1;
         fill = fill + 1 == PL_STAGES ? 0 : fill + 1;
@@ -244,10 +271,29 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
     }
 }
 
+/* The kernel this run launches (the cp.async or the plain-load instantiation), its block size
+ * and its dynamic shared memory: what the driver checks against the GPU before running it. */
+matmul_kernel_info PL_INFO(void)
+{
+    const bool async = pl_async() && !PL_PLAIN_ONLY;
+    const matmul_kernel_info info = {
+        .kernel = async ? (const void *)PL_KERNEL<true> : (const void *)PL_KERNEL<false>,
+        .threads = PL_THREADS,
+        .dynamic_shared = PL_DYNAMIC_SHARED ? PL_SHARED_BYTES : 0,
+        .copy = async ? "cp.async" : "plain loads"};
+    return info;
+}
+
 void PL_LAUNCH(const matmul_args *a)
 {
     dim3 grid((a->N + PL_BN - 1) / PL_BN, (a->M + PL_BM - 1) / PL_BM);
-    PL_KERNEL<<<grid, PL_THREADS>>>(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+    const size_t dynamic = PL_DYNAMIC_SHARED ? PL_SHARED_BYTES : 0;
+    if (pl_async() && !PL_PLAIN_ONLY)
+        PL_KERNEL<true><<<grid, PL_THREADS, dynamic>>>(a->M, a->N, a->K, a->A, a->lda, a->B,
+                                                       a->ldb, a->C, a->ldc);
+    else
+        PL_KERNEL<false><<<grid, PL_THREADS, dynamic>>>(a->M, a->N, a->K, a->A, a->lda, a->B,
+                                                        a->ldb, a->C, a->ldc);
     LAUNCH_CHECK();
 }
 
@@ -264,8 +310,12 @@ void PL_LAUNCH(const matmul_args *a)
 #undef PL_FRAG_DB
 #undef PL_GROUP
 #undef PL_A_MAP
+#undef PL_DYNAMIC_SHARED
+#undef PL_PLAIN_ONLY
+#undef PL_SHARED_BYTES
 #undef PL_KERNEL
 #undef PL_LAUNCH
+#undef PL_INFO
 #undef PL_TM
 #undef PL_TN
 #undef PL_A_LOADS

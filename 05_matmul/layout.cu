@@ -31,7 +31,8 @@ static float *pitched_copy(const float *src, int rows, int cols, size_t *ld)
     return dst;
 }
 
-void prepare_layout(const matmul_args *dense, matmul_layout layout, matmul_prepared *p)
+void prepare_layout(const matmul_args *dense, matmul_layout layout, int ld_extra,
+                    matmul_prepared *p)
 {
     const int M = dense->M, N = dense->N, K = dense->K;
     p->args = *dense;
@@ -45,17 +46,18 @@ void prepare_layout(const matmul_args *dense, matmul_layout layout, matmul_prepa
     } else {
         const int Mp = round_up(M, layout.pad_m), Np = round_up(N, layout.pad_n);
         const int Kp = round_up(K, layout.pad_k);
-        if (Mp == M && Np == N && Kp == K)
+        if (Mp == M && Np == N && Kp == K && ld_extra == 0)
             return; /* already fits: run on the caller's matrices */
-        p->A = padded_copy(dense->A, M, K, Mp, (size_t)Kp, "padded A");
-        p->B = padded_copy(dense->B, K, N, Kp, (size_t)Np, "padded B");
-        p->C = padded_copy(NULL, M, N, Mp, (size_t)Np, "padded C");
+        const size_t lda = (size_t)Kp + ld_extra, ldb = (size_t)Np + ld_extra;
+        p->A = padded_copy(dense->A, M, K, Mp, lda, "padded A");
+        p->B = padded_copy(dense->B, K, N, Kp, ldb, "padded B");
+        p->C = padded_copy(NULL, M, N, Mp, ldb, "padded C");
         p->args.M = Mp;
         p->args.N = Np;
         p->args.K = Kp;
-        p->args.lda = (size_t)Kp;
-        p->args.ldb = (size_t)Np;
-        p->args.ldc = (size_t)Np;
+        p->args.lda = lda;
+        p->args.ldb = ldb;
+        p->args.ldc = ldb;
     }
     p->args.A = p->A;
     p->args.B = p->B;

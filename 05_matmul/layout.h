@@ -14,8 +14,11 @@ typedef struct {
     float *A, *B, *C;       /* copies owned here (NULL: args point at the caller's matrices) */
 } matmul_prepared;
 
-/* Prepares dense row-major inputs (lda = K, ldb = N, ldc = N) for `layout`. */
-void prepare_layout(const matmul_args *dense, matmul_layout layout, matmul_prepared *p);
+/* Prepares dense row-major inputs (lda = K, ldb = N, ldc = N) for `layout`. With ld_extra > 0
+ * (a multiple of 4) every operand is copied with rows that many floats longer than they need
+ * (lda = K + ld_extra, ...), so that a kernel taking K for lda, or N for ldb or ldc, fails. */
+void prepare_layout(const matmul_args *dense, matmul_layout layout, int ld_extra,
+                    matmul_prepared *p);
 /* Fills the result with NaN (bytes 0xFF), so that any element a kernel fails to write fails. */
 void poison_result(const matmul_prepared *p);
 /* Copies the M x N result into host memory, dense. */

@@ -1,7 +1,7 @@
 /* The chapter's driver: runs the kernel variants on one problem, checks each against a float64
  * CPU reference (or against cuBLAS, itself checked against sampled CPU rows, where a full CPU
  * product would take too long), then times it and reports GFLOP/s and the percentage of cuBLAS
- * FP32 measured in the same run.
+ * FP32 measured in the same run, timed the same way.
  *
  *   matmul_demo                       the documents' examples (4x4, 5x23x7, 1000x1000), checked
  *   matmul_demo --m 1000 --k 777 --n 513 [--variant tiled] [--reps 10] [--no-check]
@@ -19,25 +19,37 @@
 #include "matmul.h"
 #include "variants.h"
 
-/* Above this many multiply-adds the CPU reference computes sampled rows only. */
+/* Above this many multiply-adds the CPU reference computes sampled rows only (--reference-macs
+ * changes it, so that the tests reach the sampled path on small problems). */
 #define FULL_REFERENCE_MAX_MACS 1.2e9
 #define SAMPLED_ROWS 12
 /* Sizes are ints in the kernels; the margin keeps `k0 += tile` loops from overflowing. */
 #define MAX_DIM (INT_MAX - 255)
 
+/* Timing, the same for every kernel and for cuBLAS: after a warm-up batch, `reps` batches of
+ * back-to-back calls, each batch between one pair of events, so that the launch latency of one
+ * call is not inside the window of a short one. The per-call time of the median batch is
+ * reported, with the fastest and the slowest batch. A batch holds enough calls to last about
+ * BATCH_MS; a slow variant gets fewer batches (at least MIN_BATCHES) within TIME_BUDGET_MS. */
+#define BATCH_MS 25.0
+#define MAX_CALLS_PER_BATCH 1000
+#define TIME_BUDGET_MS 1500.0
+#define MIN_BATCHES 3
+
 typedef enum { INPUT_RANDOM, INPUT_POSITIVE, INPUT_ARANGE_ONES } input_kind;
 
 typedef struct {
     int check;
-    int reps;
+    int reps; /* timed batches; 1: one call, no warm-up (the tests) */
     unsigned long long seed;
-    tut_csv *csv; /* one row per variant: "m,n,k,variant,ms,gflops,pct_cublas,max_rel_err,..." */
+    double full_reference_max_macs;
+    int ld_extra; /* floats added to every leading dimension (0: dense) */
+    tut_csv *csv;
 } run_options;
 
-typedef struct {
-    double ms, gflops, pct_cublas, max_rel_err, mean_rel_err;
-    int ran;
-} variant_result;
+#define CSV_HEADER                                                                            \
+    "m,n,k,variant,config,blocks_per_sm,ms,min_ms,max_ms,calls,batches,gflops,pct_cublas,"    \
+    "max_rel_err,mean_rel_err,max_abs_vs_cublas,passed"
 
 typedef struct {
     const matmul_variant *v;
@@ -64,6 +76,92 @@ static void run_timed_job(void *p)
             slab.C = a->C + (size_t)r0 * a->ldc + c0;
             job->v->launch(&slab);
         }
+    }
+}
+
+typedef struct {
+    timed_job *job;
+    int calls;
+} batch_job;
+
+static void run_batch(void *p)
+{
+    const batch_job *b = (const batch_job *)p;
+    for (int c = 0; c < b->calls; ++c)
+        run_timed_job(b->job);
+}
+
+typedef struct {
+    double median_ms, min_ms, max_ms; /* per call */
+    int calls, batches;
+} call_timing;
+
+static call_timing time_calls(timed_job *job, int reps)
+{
+    call_timing t = {0.0, 0.0, 0.0, 1, 1};
+    if (reps <= 1) { /* a test: one call (the check has already run it once) */
+        const tut_timing one = tut_time_gpu(run_timed_job, job, 0, 1);
+        t.median_ms = t.min_ms = t.max_ms = one.median_ms;
+        return t;
+    }
+    /* One call, after one untimed, says how many make a batch (its time includes a launch
+     * latency: a few microseconds too many, which only matters for the shortest calls). */
+    const double probe_ms = tut_time_gpu(run_timed_job, job, 1, 1).median_ms;
+    double calls = probe_ms > 0.0 ? ceil(BATCH_MS / probe_ms) : MAX_CALLS_PER_BATCH;
+    if (calls > MAX_CALLS_PER_BATCH)
+        calls = MAX_CALLS_PER_BATCH;
+    t.calls = (int)calls;
+    t.batches = reps;
+    const double batch_ms = probe_ms * t.calls;
+    if (batch_ms * reps > TIME_BUDGET_MS) {
+        t.batches = (int)(TIME_BUDGET_MS / batch_ms);
+        if (t.batches < MIN_BATCHES)
+            t.batches = MIN_BATCHES;
+    }
+    batch_job b = {job, t.calls};
+    const tut_timing tb = tut_time_gpu(run_batch, &b, 1, t.batches);
+    t.median_ms = tb.median_ms / t.calls;
+    t.min_ms = tb.min_ms / t.calls;
+    t.max_ms = tb.max_ms / t.calls;
+    return t;
+}
+
+/* Checks a variant's kernel against the GPU's limits (occupancy.h) and asks for its dynamic
+ * shared memory where it needs more than 48 KiB. Returns 0 with the reason if it cannot run
+ * here; *per_sm is its blocks per SM (0 when the variant has no single kernel to ask about). */
+static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t len)
+{
+    *per_sm = 0;
+    if (!v->info)
+        return 1;
+    const tut_device_info *dev = tut_current_device();
+    const matmul_kernel_info k = v->info();
+    const tut_kernel_use use = tut_kernel_use_of(k.kernel, k.threads, k.dynamic_shared);
+    if (!tut_kernel_fits(dev, use, why, len))
+        return 0;
+    if (k.dynamic_shared > dev->shared_per_block &&
+        !tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why, len))
+        return 0;
+    *per_sm = tut_blocks_per_sm(dev, use);
+    return 1;
+}
+
+/* What the CSV's config column says (no commas): the tile launch_pipelined took and how B is
+ * copied, how a pipelined configuration copies B, or cuBLAS's math mode; "" for the others.
+ * For launch_pipelined *per_sm becomes the blocks per SM of the tile it took. */
+static void variant_config(const matmul_variant *v, const matmul_args *a, int *per_sm, char *buf,
+                           size_t len)
+{
+    buf[0] = '\0';
+    if (v->launch == launch_pipelined) {
+        const pipelined_choice c = pipelined_choice_for(a->M < MAX_SLAB ? a->M : MAX_SLAB, a->N);
+        snprintf(buf, len, "%s %s", pipelined_tile_name(c.tile),
+                 c.async_copy ? "cp.async" : "plain loads");
+        *per_sm = c.blocks_per_sm;
+    } else if (v->launch == launch_cublas_fp32 || v->launch == launch_cublas_tf32) {
+        snprintf(buf, len, "%s", v->tf32 ? "TF32 tensor cores" : "FP32 pedantic");
+    } else if (v->info && v->info().copy) {
+        snprintf(buf, len, "%s", v->info().copy);
     }
 }
 
@@ -103,45 +201,112 @@ static int choose_rows(int M, int full, unsigned long long seed, int *rows)
     return n;
 }
 
+static double max_abs_diff(const float *a, const float *b, size_t n)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        const double d = fabs((double)a[i] - (double)b[i]);
+        if (d > m || isnan(d))
+            m = d;
+        if (isnan(m))
+            break;
+    }
+    return m;
+}
+
+/* The reference of one problem: the full float64 product, or sampled rows of it plus cuBLAS's
+ * whole result (filled in when cuBLAS runs, first). */
+typedef struct {
+    int full;
+    int nrows, rows[SAMPLED_ROWS];
+    double *ref;     /* M x N, or nrows x N */
+    float *c_rows;   /* the sampled rows of a result, gathered */
+    float *c_cublas; /* cuBLAS FP32's result, once it has run */
+    int have_cublas;
+    double max_in;   /* largest input magnitude */
+} reference;
+
+/* Checks c_host (M x N) for variant v; returns 1 if it passes. Keeps cuBLAS's result. */
+static int check_result(const matmul_variant *v, int is_cublas, const float *c_host, int M, int N,
+                        int K, double atol, double rtol, reference *r, tut_errors *e,
+                        double *vs_cublas)
+{
+    char label[160];
+    snprintf(label, sizeof label, "%s %dx%dx%d", v->name, M, K, N);
+    const size_t c_n = (size_t)M * N;
+    /* TF32 rounds inputs to 10 mantissa bits: errors ~1e-3 relative per product. */
+    const double at = v->tf32 ? 8.0 * sqrt((double)K) * ldexp(1.0, -10) * r->max_in * r->max_in
+                              : atol;
+    const double rt = v->tf32 ? 1e-2 : rtol;
+    int passed;
+    if (r->full) {
+        passed = tut_check_f32_f64(label, c_host, r->ref, c_n, at, rt, e);
+    } else {
+        for (int i = 0; i < r->nrows; ++i)
+            memcpy(r->c_rows + (size_t)i * N, c_host + (size_t)r->rows[i] * N,
+                   sizeof(float) * (size_t)N);
+        passed = tut_check_f32_f64(label, r->c_rows, r->ref, (size_t)r->nrows * N, at, rt, e);
+        if (!is_cublas) {
+            char label2[200];
+            snprintf(label2, sizeof label2, "%s vs cuBLAS", label);
+            passed &= tut_check_f32(label2, c_host, r->c_cublas, c_n, 2.0 * at, 2.0 * rt, NULL);
+        }
+    }
+    if (is_cublas) {
+        memcpy(r->c_cublas, c_host, c_n * sizeof(float));
+        r->have_cublas = 1;
+    }
+    *vs_cublas = r->have_cublas ? max_abs_diff(c_host, r->c_cublas, c_n) : NAN;
+    return passed;
+}
+
 /* Runs the selected variants on one M x K times K x N problem. Returns 1 if all passed. */
 static int run_problem(int M, int N, int K, input_kind inputs, const int *selected, int nselected,
-                       const run_options *o, variant_result *results)
+                       const run_options *o)
 {
     const size_t a_n = (size_t)M * K, b_n = (size_t)K * N, c_n = (size_t)M * N;
     const double flops = 2.0 * M * N * (double)K;
-    const int full = (double)M * N * K <= FULL_REFERENCE_MAX_MACS;
-    const double max_in = inputs == INPUT_ARANGE_ONES ? (double)(a_n - 1) : 1.0;
-    double atol = matmul_atol(K, max_in), rtol = 4.0 * sqrt((double)K) * FLT_EPSILON;
+    reference r;
+    memset(&r, 0, sizeof r);
+    r.full = (double)M * N * K <= o->full_reference_max_macs;
+    r.max_in = inputs == INPUT_ARANGE_ONES ? (double)(a_n - 1) : 1.0;
+    double atol = matmul_atol(K, r.max_in), rtol = 4.0 * sqrt((double)K) * FLT_EPSILON;
     if (inputs == INPUT_ARANGE_ONES)
         atol = 0.0; /* small integers: every variant must be exact */
+    const char *kind = inputs == INPUT_RANDOM     ? "random [-1,1)"
+                       : inputs == INPUT_POSITIVE ? "random [0,1)"
+                                                  : "arange x ones";
     printf("\n== %d x %d times %d x %d (%s inputs, seed %llu): %.3g GFLOP, reference: %s\n", M, K,
-           K, N, inputs == INPUT_RANDOM ? "random [-1,1)" : inputs == INPUT_POSITIVE ? "random [0,1)"
-                                                                                 : "arange x ones",
-           o->seed, flops * 1e-9, full ? "full float64 CPU product" : "sampled CPU rows + cuBLAS");
+           K, N, kind, o->seed, flops * 1e-9,
+           r.full ? "full float64 CPU product" : "sampled CPU rows + cuBLAS");
+    if (M > MAX_SLAB || N > MAX_SLAB)
+        printf("computed in %d x %d slabs of at most %d rows and columns (a grid has at most "
+               "65535 blocks in y)\n", (M + MAX_SLAB - 1) / MAX_SLAB, (N + MAX_SLAB - 1) / MAX_SLAB,
+               MAX_SLAB);
+    if (o->ld_extra)
+        printf("leading dimensions %d floats longer than the rows (lda = K + %d, ...)\n",
+               o->ld_extra, o->ld_extra);
 
     float *a_host = (float *)tut_host_alloc(tut_bytes(a_n, sizeof(float), "A"), "host A");
     float *b_host = (float *)tut_host_alloc(tut_bytes(b_n, sizeof(float), "B"), "host B");
     float *c_host = (float *)tut_host_alloc(tut_bytes(c_n, sizeof(float), "C"), "host C");
     fill_inputs(inputs, o->seed, a_host, b_host, M, N, K);
 
-    int rows[SAMPLED_ROWS];
-    const int nrows = choose_rows(M, full, o->seed, rows);
-    double *ref = NULL;
-    float *c_rows = NULL, *c_cublas = NULL;
+    r.nrows = choose_rows(M, r.full, o->seed, r.rows);
     if (o->check) {
         const double t0 = tut_cpu_seconds();
-        if (full) {
-            ref = (double *)tut_host_alloc(tut_bytes(c_n, sizeof(double), "ref"), "reference");
-            cpu_matmul_f64(M, N, K, a_host, b_host, ref, 0, M);
+        if (r.full) {
+            r.ref = (double *)tut_host_alloc(tut_bytes(c_n, sizeof(double), "ref"), "reference");
+            cpu_matmul_f64(M, N, K, a_host, b_host, r.ref, 0, M);
         } else {
-            ref = (double *)tut_host_alloc(tut_bytes((size_t)nrows * N, sizeof(double), "ref"),
-                                           "reference rows");
-            c_rows = (float *)tut_host_alloc(tut_bytes((size_t)nrows * N, sizeof(float), "rows"),
-                                             "result rows");
-            c_cublas = (float *)tut_host_alloc(tut_bytes(c_n, sizeof(float), "C"), "cuBLAS C");
-            for (int r = 0; r < nrows; ++r)
-                cpu_matmul_f64(M, N, K, a_host, b_host, ref + (size_t)r * N, rows[r], rows[r] + 1);
+            const size_t rows_n = (size_t)r.nrows * N;
+            r.ref = (double *)tut_host_alloc(tut_bytes(rows_n, sizeof(double), "ref"), "ref rows");
+            r.c_rows = (float *)tut_host_alloc(tut_bytes(rows_n, sizeof(float), "rows"), "rows");
+            for (int i = 0; i < r.nrows; ++i)
+                cpu_matmul_f64(M, N, K, a_host, b_host, r.ref + (size_t)i * N, r.rows[i],
+                               r.rows[i] + 1);
         }
+        r.c_cublas = (float *)tut_host_alloc(tut_bytes(c_n, sizeof(float), "C"), "cuBLAS C");
         printf("CPU reference: %.2f s\n", tut_cpu_seconds() - t0);
     }
 
@@ -157,7 +322,7 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
     int ok = 1;
     double cublas_ms = 0.0;
     int order[MATMUL_VARIANT_COUNT + 1], norder = 0;
-    if (!full && o->check && selected[0] != 0)
+    if (!r.full && o->check && selected[0] != 0)
         order[norder++] = 0;
     for (int s = 0; s < nselected; ++s)
         order[norder++] = selected[s];
@@ -165,63 +330,42 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
     for (int s = 0; s < norder; ++s) {
         const int vi = order[s];
         const matmul_variant *v = &matmul_variants[vi];
-        char label[160];
-        snprintf(label, sizeof label, "%s %dx%dx%d", v->name, M, K, N);
+        char why[200], config[96];
+        int per_sm = 0;
+        if (!variant_fits(v, &per_sm, why, sizeof why)) {
+            printf("%-15s skipped on this GPU: %s\n", v->name, why);
+            continue;
+        }
         matmul_prepared p;
-        prepare_layout(&dense, v->layout, &p);
+        prepare_layout(&dense, v->layout, o->ld_extra, &p);
         timed_job job = {v, p.args};
         int passed = 1;
         tut_errors e = {0, 0, 0, 0.0, 0.0, 0.0};
+        double vs_cublas = NAN;
         if (o->check) {
             poison_result(&p);
             run_timed_job(&job);
             CUDA_CHECK(cudaDeviceSynchronize());
             fetch_result(&p, c_host);
-            /* TF32 rounds inputs to 10 mantissa bits: errors ~1e-3 relative per product. */
-            const double at = v->tf32 ? 8.0 * sqrt((double)K) * ldexp(1.0, -10) * max_in * max_in
-                                      : atol;
-            const double rt = v->tf32 ? 1e-2 : rtol;
-            if (full) {
-                passed = tut_check_f32_f64(label, c_host, ref, c_n, at, rt, &e);
-            } else {
-                for (int r = 0; r < nrows; ++r)
-                    memcpy(c_rows + (size_t)r * N, c_host + (size_t)rows[r] * N,
-                           sizeof(float) * (size_t)N);
-                passed = tut_check_f32_f64(label, c_rows, ref, (size_t)nrows * N, at, rt, &e);
-                if (vi == 0) {
-                    memcpy(c_cublas, c_host, c_n * sizeof(float));
-                } else {
-                    char label2[200];
-                    tut_errors e2;
-                    snprintf(label2, sizeof label2, "%s vs cuBLAS", label);
-                    passed &= tut_check_f32(label2, c_host, c_cublas, c_n, 2.0 * at, 2.0 * rt, &e2);
-                }
-            }
+            passed = check_result(v, vi == 0, c_host, M, N, K, atol, rtol, &r, &e, &vs_cublas);
         }
         ok &= passed;
-        /* Slow variants get fewer repetitions: a probe run says how slow. */
-        int reps = o->reps, warmup = 2;
-        if (reps > 1) {
-            const double probe_ms = tut_time_gpu(run_timed_job, &job, 1, 1).median_ms;
-            if (probe_ms * reps > 1500.0) {
-                reps = probe_ms > 750.0 ? 2 : (int)(1500.0 / probe_ms) + 1;
-                warmup = 0;
-            }
-        }
-        const tut_timing t = tut_time_gpu(run_timed_job, &job, warmup, reps);
+        const call_timing t = time_calls(&job, o->reps);
+        variant_config(v, &p.args, &per_sm, config, sizeof config);
         release_layout(&p);
         if (vi == 0)
             cublas_ms = t.median_ms;
         const double gflops = flops / (t.median_ms * 1e6);
         const double pct = cublas_ms > 0.0 ? 100.0 * cublas_ms / t.median_ms : 0.0;
-        printf("%-15s %dx%dx%d: %10.4f ms %10.1f GFLOP/s %7.1f %% of cuBLAS FP32%s\n", v->name, M,
-               K, N, t.median_ms, gflops, pct, passed ? "" : "   WRONG RESULT");
-        if (results) {
-            variant_result res = {t.median_ms, gflops, pct, e.max_rel_err, e.mean_rel_err, 1};
-            results[vi] = res;
-        }
-        tut_csv_row(o->csv, "%d,%d,%d,%s,%.5f,%.1f,%.2f,%.3g,%.3g,%d", M, N, K, v->name,
-                    t.median_ms, gflops, pct, e.max_rel_err, e.mean_rel_err, passed);
+        printf("%-15s %dx%dx%d: %10.4f ms (%.4f-%.4f, %d x %d calls) %10.1f GFLOP/s %7.1f %% of "
+               "cuBLAS FP32%s%s%s\n", v->name, M, K, N, t.median_ms, t.min_ms, t.max_ms,
+               t.batches, t.calls, gflops, pct, config[0] ? "  [" : "", config,
+               config[0] ? "]" : "");
+        if (!passed)
+            printf("%-15s WRONG RESULT\n", v->name);
+        tut_csv_row(o->csv, "%d,%d,%d,%s,%s,%d,%.5f,%.5f,%.5f,%d,%d,%.1f,%.2f,%.3g,%.3g,%.3g,%d", M,
+                    N, K, v->name, config, per_sm, t.median_ms, t.min_ms, t.max_ms, t.calls,
+                    t.batches, gflops, pct, e.max_rel_err, e.mean_rel_err, vs_cublas, passed);
     }
 
     tut_device_free(A);
@@ -230,9 +374,9 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
     free(a_host);
     free(b_host);
     free(c_host);
-    free(ref);
-    free(c_rows);
-    free(c_cublas);
+    free(r.ref);
+    free(r.c_rows);
+    free(r.c_cublas);
     return ok;
 }
 
@@ -249,19 +393,73 @@ static size_t problem_bytes(unsigned long long M, unsigned long long N, unsigned
     return (size_t)bytes;
 }
 
+/* The benchmark behind the docs: every variant at 4096^3, the documents' sizes, a size sweep of
+ * the faster ones. A size this GPU cannot hold (with room for padded copies) is skipped. */
+static int run_bench(const int *selected, int nsel, run_options *o, const char *outdir)
+{
+    int ok = 1;
+    /* 1. Every variant at 4096^3: the table and the bar chart. */
+    o->csv = tut_csv_open(outdir, "variants_4096.csv", CSV_HEADER);
+    ok &= run_problem(4096, 4096, 4096, INPUT_RANDOM, selected, nsel, o);
+    tut_csv_close(o->csv);
+    /* 2. The documents' sizes: the blog's 1000^3 and the streams blog's 6000x4800x4000. */
+    o->csv = tut_csv_open(outdir, "documents.csv", CSV_HEADER);
+    ok &= run_problem(1000, 1000, 1000, INPUT_POSITIVE, selected, nsel, o);
+    ok &= run_problem(6000, 4000, 4800, INPUT_RANDOM, selected, nsel, o);
+    tut_csv_close(o->csv);
+    /* 3. GFLOP/s against size for the faster variants. */
+    static const int sizes[] = {256, 512, 1024, 2048, 3072, 4096, 6144, 8192};
+    int sweep[MATMUL_VARIANT_COUNT], nsweep = 0;
+    for (int s = 0; s < nsel; ++s)
+        if (matmul_variants[selected[s]].sweep && !matmul_variants[selected[s]].slow)
+            sweep[nsweep++] = selected[s];
+    o->csv = tut_csv_open(outdir, "sizes.csv", CSV_HEADER);
+    for (int i = 0; i < TUT_COUNT(sizes); ++i) {
+        const size_t bytes = problem_bytes(sizes[i], sizes[i], sizes[i]);
+        if (!tut_device_fits(2 * bytes, (size_t)256 << 20)) {
+            char need[32];
+            printf("\n== %d^3 skipped: needs %s (twice that with padded copies), more than this "
+                   "GPU has free\n", sizes[i], tut_format_bytes((double)bytes, need, sizeof need));
+            continue;
+        }
+        ok &= run_problem(sizes[i], sizes[i], sizes[i], INPUT_RANDOM, sweep, nsweep, o);
+    }
+    tut_csv_close(o->csv);
+    return ok;
+}
+
+/* "all|cublas|naive_strided|...": the --variant choices, from the table's names. */
+static const char *variant_choices(void)
+{
+    static char choices[1024];
+    size_t used = (size_t)snprintf(choices, sizeof choices, "all");
+    for (int i = 0; i < MATMUL_VARIANT_COUNT && used < sizeof choices; ++i)
+        used += (size_t)snprintf(choices + used, sizeof choices - used, "|%s",
+                                 matmul_variants[i].name);
+    return choices;
+}
+
 int main(int argc, char **argv)
 {
-    unsigned long long m = 0, n = 0, k = 0, reps = 10, seed = TUT_DEFAULT_SEED;
+    unsigned long long m = 0, n = 0, k = 0, reps = 10, seed = TUT_DEFAULT_SEED, ld_extra = 0;
+    double reference_macs = FULL_REFERENCE_MAX_MACS;
     int variant = 0, no_check = 0, bench = 0, pitfall = 0;
     const char *outdir = NULL;
     const tut_option opts[] = {
         {"--m", TUT_OPT_SIZE, &m, "rows of A and C", 1, MAX_DIM, NULL},
         {"--k", TUT_OPT_SIZE, &k, "columns of A, rows of B", 1, MAX_DIM, NULL},
         {"--n", TUT_OPT_SIZE, &n, "columns of B and C", 1, MAX_DIM, NULL},
-        {"--variant", TUT_OPT_CHOICE, &variant, "kernel to run", 0, 0, MATMUL_VARIANT_CHOICES},
-        {"--reps", TUT_OPT_SIZE, &reps, "timed repetitions (median reported)", 1, 1000, NULL},
+        {"--variant", TUT_OPT_CHOICE, &variant, "kernel to run", 0, 0, variant_choices()},
+        {"--reps", TUT_OPT_SIZE, &reps,
+         "timed batches of back-to-back calls (median reported); 1: one call", 1, 1000, NULL},
         {"--no-check", TUT_OPT_FLAG, &no_check, "skip the CPU/cuBLAS check", 0, 0, NULL},
         {"--seed", TUT_OPT_SIZE, &seed, "seed of the random inputs", 0, 1.8e19, NULL},
+        {"--reference-macs", TUT_OPT_DOUBLE, &reference_macs,
+         "above this many multiply-adds the CPU computes sampled rows and cuBLAS is the "
+         "reference for the rest (default 1.2e9)", 0, 1e30, NULL},
+        {"--ld-extra", TUT_OPT_SIZE, &ld_extra,
+         "run on copies whose leading dimensions are this many floats longer than the rows "
+         "(a multiple of 4)", 0, 1024, NULL},
         {"--bench", TUT_OPT_FLAG, &bench, "the benchmark: 4096^3, the documents' sizes, a sweep",
          0, 0, NULL},
         {"--pitfall", TUT_OPT_CHOICE, &pitfall,
@@ -281,9 +479,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "matmul_demo: --m/--k/--n do not combine with --bench or --pitfall\n");
         return 2;
     }
+    if (ld_extra % 4 != 0) {
+        fprintf(stderr, "matmul_demo: --ld-extra must be a multiple of 4 (float4 rows must stay "
+                        "16-byte aligned), got %llu\n", ld_extra);
+        return 2;
+    }
     const size_t custom_bytes = custom ? problem_bytes(m, n, k) : 0;
 
-    tut_select_device(7, 5, TUT_NEED_NOTHING);
+    tut_select_device(TUT_NEED_NOTHING);
     if (custom && !tut_device_fits(2 * custom_bytes, (size_t)256 << 20)) {
         char need[32];
         fprintf(stderr, "matmul: %llu x %llu times %llu x %llu needs %s (twice that with padded "
@@ -294,47 +497,39 @@ int main(int argc, char **argv)
     if (pitfall)
         return tut_finish(run_pitfall_demo(pitfall == 2, pitfall == 3));
 
-    run_options o = {!no_check, (int)reps, seed, NULL};
+    const tut_device_info *dev = tut_current_device();
+    if (dev->emulated[0])
+        printf("Launch choices below follow the limits of a %s; every time is this GPU's own.\n",
+               dev->emulated);
+    pipelined_print_copy_path();
+
+    run_options o = {.check = !no_check,
+                     .reps = (int)reps,
+                     .seed = seed,
+                     .full_reference_max_macs = reference_macs,
+                     .ld_extra = (int)ld_extra,
+                     .csv = NULL};
     int selected[MATMUL_VARIANT_COUNT], nsel = 0;
     for (int i = 0; i < MATMUL_VARIANT_COUNT; ++i)
         if (variant == 0 || variant == i + 1)
             selected[nsel++] = i;
-    const char *header = "m,n,k,variant,ms,gflops,pct_cublas,max_rel_err,mean_rel_err,passed";
     int ok = 1;
 
     if (custom) {
-        o.csv = tut_csv_open(outdir, "custom.csv", header);
-        ok = run_problem((int)m, (int)n, (int)k, INPUT_RANDOM, selected, nsel, &o, NULL);
+        o.csv = tut_csv_open(outdir, "custom.csv", CSV_HEADER);
+        ok = run_problem((int)m, (int)n, (int)k, INPUT_RANDOM, selected, nsel, &o);
         tut_csv_close(o.csv);
     } else if (!bench) {
         /* The documents' examples. */
         ok &= run_pitfall_demo(0, 0);
         o.reps = 3;
-        ok &= run_problem(4, 4, 4, INPUT_ARANGE_ONES, selected, nsel, &o, NULL);
-        ok &= run_problem(5, 7, 23, INPUT_ARANGE_ONES, selected, nsel, &o, NULL);
-        o.csv = tut_csv_open(outdir, "precision.csv", header);
-        ok &= run_problem(1000, 1000, 1000, INPUT_POSITIVE, selected, nsel, &o, NULL);
+        ok &= run_problem(4, 4, 4, INPUT_ARANGE_ONES, selected, nsel, &o);
+        ok &= run_problem(5, 7, 23, INPUT_ARANGE_ONES, selected, nsel, &o);
+        o.csv = tut_csv_open(outdir, "precision.csv", CSV_HEADER);
+        ok &= run_problem(1000, 1000, 1000, INPUT_POSITIVE, selected, nsel, &o);
         tut_csv_close(o.csv);
     } else {
-        /* 1. Every variant at 4096^3: the table and the bar chart. */
-        o.csv = tut_csv_open(outdir, "variants_4096.csv", header);
-        ok &= run_problem(4096, 4096, 4096, INPUT_RANDOM, selected, nsel, &o, NULL);
-        tut_csv_close(o.csv);
-        /* 2. The documents' sizes: the blog's 1000^3 and the streams blog's 6000x4800x4000. */
-        o.csv = tut_csv_open(outdir, "documents.csv", header);
-        ok &= run_problem(1000, 1000, 1000, INPUT_POSITIVE, selected, nsel, &o, NULL);
-        ok &= run_problem(6000, 4000, 4800, INPUT_RANDOM, selected, nsel, &o, NULL);
-        tut_csv_close(o.csv);
-        /* 3. GFLOP/s against size for the faster variants. */
-        static const int sizes[] = {256, 512, 1024, 2048, 3072, 4096, 6144, 8192};
-        int sweep[MATMUL_VARIANT_COUNT], nsweep = 0;
-        for (int s = 0; s < nsel; ++s)
-            if (matmul_variants[selected[s]].sweep && !matmul_variants[selected[s]].slow)
-                sweep[nsweep++] = selected[s];
-        o.csv = tut_csv_open(outdir, "sizes.csv", header);
-        for (int i = 0; i < TUT_COUNT(sizes); ++i)
-            ok &= run_problem(sizes[i], sizes[i], sizes[i], INPUT_RANDOM, sweep, nsweep, &o, NULL);
-        tut_csv_close(o.csv);
+        ok &= run_bench(selected, nsel, &o, outdir);
     }
     cublas_matmul_destroy();
     return tut_finish(ok);

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "launch_config.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,6 +25,29 @@ typedef struct {
 } matmul_args;
 
 typedef void (*matmul_launch_fn)(const matmul_args *args);
+
+/* What the driver checks against the GPU's limits (occupancy.h) before it runs a variant (and
+ * skips it, saying why, where it does not fit): the kernel this run launches, its threads per
+ * block, its dynamic shared memory (above 48 KiB it must be asked for: tut_allow_dynamic_shared).
+ * Each kernel file has one info_<variant> function per launcher. */
+typedef struct {
+    const void *kernel;
+    int threads;
+    size_t dynamic_shared;
+    const char *copy; /* pipelined_*: how B is copied, "cp.async" or "plain loads"; else NULL */
+} matmul_kernel_info;
+
+typedef matmul_kernel_info (*matmul_info_fn)(void);
+
+static inline matmul_kernel_info matmul_info(const void *kernel, int threads, size_t dynamic_shared)
+{
+    matmul_kernel_info info;
+    info.kernel = kernel;
+    info.threads = threads;
+    info.dynamic_shared = dynamic_shared;
+    info.copy = NULL;
+    return info;
+}
 
 /* What a variant needs from its inputs; the driver (matmul.cu) prepares copies that satisfy it. */
 typedef struct {
@@ -46,6 +71,22 @@ void launch_warptiled_w64x32_bk16(const matmul_args *a);
 void launch_warptiled_64x64_bk8(const matmul_args *a);
 void launch_warptiled_64x64_bk16(const matmul_args *a);
 void launch_warptiled_128x256(const matmul_args *a);
+/* Their kernels and blocks (matmul_kernel_info). */
+matmul_kernel_info info_naive_strided(void);
+matmul_kernel_info info_naive(void);
+matmul_kernel_info info_kahan(void);
+matmul_kernel_info info_row_shared(void);
+matmul_kernel_info info_tiled(void);
+matmul_kernel_info info_tiled_padded(void);
+matmul_kernel_info info_blocktile_1d(void);
+matmul_kernel_info info_blocktile_2d(void);
+matmul_kernel_info info_vectorized(void);
+matmul_kernel_info info_warptiled_bk8(void);
+matmul_kernel_info info_warptiled_bk16(void);
+matmul_kernel_info info_warptiled_w64x32_bk16(void);
+matmul_kernel_info info_warptiled_64x64_bk8(void);
+matmul_kernel_info info_warptiled_64x64_bk16(void);
+matmul_kernel_info info_warptiled_128x256(void);
 void launch_pipelined(const matmul_args *a);       /* 10_pipelined.cu: N, K % 4 == 0 */
 void launch_pipelined_128x128(const matmul_args *a);
 void launch_pipelined_128x128_s3(const matmul_args *a);
@@ -53,8 +94,25 @@ void launch_pipelined_nofdb(const matmul_args *a);
 void launch_pipelined_rowmajor(const matmul_args *a);
 void launch_pipelined_amap(const matmul_args *a);
 void launch_pipelined_bk8(const matmul_args *a);
+void launch_pipelined_bk32(const matmul_args *a);
+void launch_pipelined_plain(const matmul_args *a);
 void launch_pipelined_64x128(const matmul_args *a);
 void launch_pipelined_64x128_s2(const matmul_args *a);
+/* 10_pipelined.cu: each configuration's kernel and block (the instantiation this run launches). */
+matmul_kernel_info info_pipelined_128x128(void);
+matmul_kernel_info info_pipelined_128x128_s3(void);
+matmul_kernel_info info_pipelined_nofdb(void);
+matmul_kernel_info info_pipelined_rowmajor(void);
+matmul_kernel_info info_pipelined_amap(void);
+matmul_kernel_info info_pipelined_bk8(void);
+matmul_kernel_info info_pipelined_bk32(void);
+matmul_kernel_info info_pipelined_plain(void);
+matmul_kernel_info info_pipelined_64x128(void);
+matmul_kernel_info info_pipelined_64x128_s2(void);
+/* The configuration launch_pipelined takes for an M x N result on this GPU (launch_config.h),
+ * and one line, for the whole run, about how B is copied (cp.async or plain loads). */
+pipelined_choice pipelined_choice_for(int M, int N);
+void pipelined_print_copy_path(void);
 
 /* cublas_matmul.cu: cuBLAS SGEMM on row-major data, plain FP32 (pedantic) or TF32 tensor cores. */
 void cublas_matmul_init(void);

@@ -1,5 +1,6 @@
 /* The table of variants the driver runs, in the chapter's order: what each is called, how it is
- * launched and what layout of its inputs it needs. */
+ * launched and what layout of its inputs it needs. The --variant choices are built from the
+ * names here (matmul.cu), so there is no second list to keep in step. */
 #ifndef MATMUL_VARIANTS_H
 #define MATMUL_VARIANTS_H
 
@@ -9,49 +10,87 @@ typedef struct {
     const char *name;
     matmul_launch_fn launch;
     matmul_layout layout;
-    int tf32;   /* tensor-core TF32: less precise, its own tolerance, context only */
-    int slow;   /* the early steps: skipped by the size sweep */
-    int sweep;  /* drawn in the GFLOP/s-vs-size plot */
+    int tf32;  /* tensor-core TF32: less precise, its own tolerance, context only */
+    int slow;  /* the early steps: skipped by the size sweep */
+    int sweep; /* drawn in the GFLOP/s-vs-size plot */
+    /* The kernel and block the driver checks against the GPU before running it (a configuration
+     * that does not fit is skipped with the reason; tests/launch_config_test.c proves which fit
+     * on each GPU of gpu_table.h). NULL for cuBLAS, and for launch_pipelined, which chooses
+     * among configurations that fit (launch_config.c). */
+    matmul_info_fn info;
 } matmul_variant;
 
-/* The --variant choices: "all" first, then the table's names in order. */
-#define MATMUL_VARIANT_CHOICES                                                                 \
-    "all|cublas|naive_strided|naive|kahan|row_shared|tiled|tiled_padded|blocktile_1d|"         \
-    "blocktile_2d|vectorized|warptiled_bk8|warptiled_bk16|warptiled_w64x32_bk16|"              \
-    "warptiled_64x64_bk8|"                                                                     \
-    "warptiled_64x64_bk16|warptiled_128x256|pipelined|pipelined_128x128|"                     \
-    "pipelined_128x128_s3|pipelined_nofdb|pipelined_rowmajor|pipelined_amap|pipelined_bk8|"  \
-    "pipelined_64x128|pipelined_64x128_s2|cublas_tf32"
+/* The layouts (matmul_layout): any size; cudaMallocPitch rows; sizes padded to 16 (no bounds
+ * checks); N and K padded to 4 (float4 rows). */
+#define DENSE {.pad_m = 1, .pad_n = 1, .pad_k = 1, .pitched = 0}
+#define PITCHED {.pad_m = 1, .pad_n = 1, .pad_k = 1, .pitched = 1}
+#define TILES_OF_16 {.pad_m = 16, .pad_n = 16, .pad_k = 16, .pitched = 0}
+#define FLOAT4_ROWS {.pad_m = 1, .pad_n = 4, .pad_k = 4, .pitched = 0}
 
 static const matmul_variant matmul_variants[] = {
     /* cuBLAS first: the others are reported as a percentage of it. */
-    {"cublas", launch_cublas_fp32, {1, 1, 1, 0}, 0, 0, 1},
-    {"naive_strided", launch_naive_strided, {1, 1, 1, 0}, 0, 1, 0},
-    {"naive", launch_naive, {1, 1, 1, 0}, 0, 1, 1},
-    {"kahan", launch_kahan, {1, 1, 1, 0}, 0, 1, 0},
-    {"row_shared", launch_row_shared, {1, 1, 1, 1}, 0, 1, 0},
-    {"tiled", launch_tiled, {1, 1, 1, 0}, 0, 0, 1},
-    {"tiled_padded", launch_tiled_padded, {16, 16, 16, 0}, 0, 0, 0},
-    {"blocktile_1d", launch_blocktile_1d, {1, 1, 1, 0}, 0, 0, 0},
-    {"blocktile_2d", launch_blocktile_2d, {1, 1, 1, 0}, 0, 0, 1},
-    {"vectorized", launch_vectorized, {1, 4, 4, 0}, 0, 0, 1},
-    {"warptiled_bk8", launch_warptiled_bk8, {1, 4, 4, 0}, 0, 0, 1},
-    {"warptiled_bk16", launch_warptiled_bk16, {1, 4, 4, 0}, 0, 0, 1},
-    {"warptiled_w64x32_bk16", launch_warptiled_w64x32_bk16, {1, 4, 4, 0}, 0, 0, 1},
-    {"warptiled_64x64_bk8", launch_warptiled_64x64_bk8, {1, 4, 4, 0}, 0, 0, 1},
-    {"warptiled_64x64_bk16", launch_warptiled_64x64_bk16, {1, 4, 4, 0}, 0, 0, 1},
-    {"warptiled_128x256", launch_warptiled_128x256, {1, 4, 4, 0}, 0, 0, 1},
-    {"pipelined", launch_pipelined, {1, 4, 4, 0}, 0, 0, 1},
-    {"pipelined_128x128", launch_pipelined_128x128, {1, 4, 4, 0}, 0, 0, 0},
-    {"pipelined_128x128_s3", launch_pipelined_128x128_s3, {1, 4, 4, 0}, 0, 0, 0},
-    {"pipelined_nofdb", launch_pipelined_nofdb, {1, 4, 4, 0}, 0, 0, 0},
-    {"pipelined_rowmajor", launch_pipelined_rowmajor, {1, 4, 4, 0}, 0, 0, 0},
-    {"pipelined_amap", launch_pipelined_amap, {1, 4, 4, 0}, 0, 0, 0},
-    {"pipelined_bk8", launch_pipelined_bk8, {1, 4, 4, 0}, 0, 0, 0},
-    {"pipelined_64x128", launch_pipelined_64x128, {1, 4, 4, 0}, 0, 0, 0},
-    {"pipelined_64x128_s2", launch_pipelined_64x128_s2, {1, 4, 4, 0}, 0, 0, 0},
-    {"cublas_tf32", launch_cublas_tf32, {1, 1, 1, 0}, 1, 0, 1},
+    {.name = "cublas", .launch = launch_cublas_fp32,
+     .layout = DENSE, .sweep = 1},
+    {.name = "naive_strided", .launch = launch_naive_strided,
+     .layout = DENSE, .slow = 1, .info = info_naive_strided},
+    {.name = "naive", .launch = launch_naive,
+     .layout = DENSE, .slow = 1, .sweep = 1, .info = info_naive},
+    {.name = "kahan", .launch = launch_kahan,
+     .layout = DENSE, .slow = 1, .info = info_kahan},
+    {.name = "row_shared", .launch = launch_row_shared,
+     .layout = PITCHED, .slow = 1, .info = info_row_shared},
+    {.name = "tiled", .launch = launch_tiled,
+     .layout = DENSE, .sweep = 1, .info = info_tiled},
+    {.name = "tiled_padded", .launch = launch_tiled_padded,
+     .layout = TILES_OF_16, .info = info_tiled_padded},
+    {.name = "blocktile_1d", .launch = launch_blocktile_1d,
+     .layout = DENSE, .info = info_blocktile_1d},
+    {.name = "blocktile_2d", .launch = launch_blocktile_2d,
+     .layout = DENSE, .sweep = 1, .info = info_blocktile_2d},
+    {.name = "vectorized", .launch = launch_vectorized,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_vectorized},
+    {.name = "warptiled_bk8", .launch = launch_warptiled_bk8,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_bk8},
+    {.name = "warptiled_bk16", .launch = launch_warptiled_bk16,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_bk16},
+    {.name = "warptiled_w64x32_bk16", .launch = launch_warptiled_w64x32_bk16,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_w64x32_bk16},
+    {.name = "warptiled_64x64_bk8", .launch = launch_warptiled_64x64_bk8,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_64x64_bk8},
+    {.name = "warptiled_64x64_bk16", .launch = launch_warptiled_64x64_bk16,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_64x64_bk16},
+    {.name = "warptiled_128x256", .launch = launch_warptiled_128x256,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_128x256},
+    {.name = "pipelined", .launch = launch_pipelined,
+     .layout = FLOAT4_ROWS, .sweep = 1},
+    {.name = "pipelined_128x128", .launch = launch_pipelined_128x128,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_128x128},
+    {.name = "pipelined_plain", .launch = launch_pipelined_plain,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_plain},
+    {.name = "pipelined_128x128_s3", .launch = launch_pipelined_128x128_s3,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_128x128_s3},
+    {.name = "pipelined_nofdb", .launch = launch_pipelined_nofdb,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_nofdb},
+    {.name = "pipelined_rowmajor", .launch = launch_pipelined_rowmajor,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_rowmajor},
+    {.name = "pipelined_amap", .launch = launch_pipelined_amap,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_amap},
+    {.name = "pipelined_bk8", .launch = launch_pipelined_bk8,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_bk8},
+    {.name = "pipelined_bk32", .launch = launch_pipelined_bk32,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_bk32},
+    {.name = "pipelined_64x128", .launch = launch_pipelined_64x128,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_64x128},
+    {.name = "pipelined_64x128_s2", .launch = launch_pipelined_64x128_s2,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_64x128_s2},
+    {.name = "cublas_tf32", .launch = launch_cublas_tf32,
+     .layout = DENSE, .tf32 = 1, .sweep = 1},
 };
+
+#undef DENSE
+#undef PITCHED
+#undef TILES_OF_16
+#undef FLOAT4_ROWS
 
 #define MATMUL_VARIANT_COUNT ((int)(sizeof(matmul_variants) / sizeof(matmul_variants[0])))
 

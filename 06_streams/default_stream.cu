@@ -132,7 +132,7 @@ int main(int argc, char **argv)
     tut_parse_or_exit(argc, argv,
                       "default_stream: which streams wait for which, read off the GPU clock",
                       opts, TUT_COUNT(opts));
-    tut_select_device(7, 5, TUT_NEED_NOTHING);
+    tut_select_device(TUT_NEED_NOTHING);
 
     const experiment experiments[] = {
         /* names without commas: they go into a CSV */

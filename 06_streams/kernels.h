@@ -9,6 +9,10 @@
 
 #include <cuda_runtime_api.h>
 
+/* Chooses each kernel's block size from the current GPU's limits and the kernel's registers
+ * (chunk_kernel_threads in plan.h) and says so. Call once, after tut_select_device. */
+void chunk_kernels_configure(void);
+
 /* out[i] = mix^work(x[i] + y[i]) for i < count, on `stream`; checked launch. */
 void launch_chunk_kernel(const int32_t *x, const int32_t *y, int32_t *out, size_t count,
                          unsigned work, cudaStream_t stream);

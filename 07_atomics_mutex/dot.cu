@@ -19,11 +19,12 @@
 
 #include <cub/device/device_reduce.cuh>
 
+#include "atomics_config.h"
 #include "mutex.cuh"
 #include "tutorial.h"
 
-#define DOC_THREADS 256 /* the document's block size; the tree reductions assume a power of 2 */
-#define FAST_THREADS 256
+#define DOC_THREADS DOT_DOC_THREADS /* the document's; the tree reductions need a power of 2 */
+#define FAST_THREADS DOT_FAST_THREADS
 
 /* ---- the document's kernels: grid-stride products, a shared-memory tree per block */
 __device__ float block_dot_tree(const float *a, const float *b, size_t n, int typo)
@@ -139,7 +140,11 @@ dot_fast_2pass_kernel(const float *a, const float *b, size_t n, float *partial,
     if (is_last) {
         __threadfence(); /* and seen by the last block after it learns it is last */
         double t = 0.0;
+#ifdef TUT_MUTANT_ATOMICS_DOT_LAST_PARTIAL_LOST
+        for (int k = threadIdx.x; k < (int)gridDim.x - 1; k += FAST_THREADS) /* MUTANT */
+#else
         for (int k = threadIdx.x; k < (int)gridDim.x; k += FAST_THREADS)
+#endif
             t += (double)((volatile float *)partial)[k];
         for (int offset = 16; offset > 0; offset /= 2)
             t += __shfl_down_sync(0xFFFFFFFFu, t, offset);
@@ -213,11 +218,9 @@ static void launch(dot_context *x)
     LAUNCH_CHECK();
 }
 
-static void launch_batch(void *arg)
+static void launch_one(void *arg)
 {
-    dot_context *x = (dot_context *)arg;
-    for (int i = 0; i < x->batch; ++i)
-        launch(x);
+    launch((dot_context *)arg);
 }
 
 /* Runs the variant once (output poisoned first) and returns its result. */
@@ -243,16 +246,26 @@ static double run_dot(dot_context *x, int variant, int typo)
     return c;
 }
 
-static double time_dot(dot_context *x, int variant, int reps)
+/* Every variant, CUB too, timed the same way (tut_time_gpu_batched): `batch` calls back to back
+ * per timing (about 5 ms, so that launch gaps vanish), a warm-up call, then `reps` timings;
+ * milliseconds per call (median, fastest, slowest). x->batch is left as used. */
+static tut_timing time_dot(dot_context *x, int variant, int reps)
 {
     x->variant = variant;
     x->typo = 0;
-    x->batch = 1;
-    tut_timing first = tut_time_gpu(launch_batch, x, 1, 1);
-    int batch = (int)(5.0 / (first.median_ms > 1e-3 ? first.median_ms : 1e-3));
+    const tut_timing first = tut_time_gpu(launch_one, x, 1, 1);
+    const int batch = (int)(5.0 / (first.median_ms > 1e-3 ? first.median_ms : 1e-3));
     x->batch = batch < 1 ? 1 : (batch > 1000 ? 1000 : batch);
-    tut_timing t = tut_time_gpu(launch_batch, x, 1, reps);
-    return t.median_ms / x->batch;
+    return tut_time_gpu_batched(launch_one, x, 1, reps, x->batch);
+}
+
+/* The larger demand of two kernels that share a launch configuration. */
+static kernel_cost costlier(kernel_cost a, kernel_cost b)
+{
+    kernel_cost c = a;
+    c.regs = a.regs > b.regs ? a.regs : b.regs;
+    c.static_shared = a.static_shared > b.static_shared ? a.static_shared : b.static_shared;
+    return c;
 }
 
 static double dot_reference(const float *a, const float *b, size_t n)
@@ -265,7 +278,7 @@ static double dot_reference(const float *a, const float *b, size_t n)
 
 int main(int argc, char **argv)
 {
-    unsigned long long n = 0, seed = TUT_DEFAULT_SEED, blocks = 32 * 20, reps = 10;
+    unsigned long long n = 0, seed = TUT_DEFAULT_SEED, blocks = DOT_DOC_BLOCKS, reps = 10;
     int bench = 0, no_typo = 0;
     const char *outdir = NULL;
     const tut_option opts[] = {
@@ -286,7 +299,7 @@ int main(int argc, char **argv)
                       opts, TUT_COUNT(opts));
     if (n == 0)
         n = bench ? 100000000ull : 10000000ull;
-    tut_select_device(7, 0, TUT_NEED_NOTHING);
+    tut_select_device(TUT_NEED_NOTHING);
     const tut_device_info *dev = tut_current_device();
 
     /* a and b in one buffer, each padded to a multiple of 4 floats (16-byte aligned float4s). */
@@ -300,13 +313,26 @@ int main(int argc, char **argv)
     x.buffer = buffer;
     x.a = buffer;
     x.b = buffer + padded;
-    x.doc_blocks = (int)blocks;
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dot_fast_2pass_kernel,
-                                                             FAST_THREADS, 0));
-    x.fast_blocks = per_sm * dev->sm_count;
-    const int max_blocks = (x.doc_blocks > 2 * x.fast_blocks ? x.doc_blocks : 2 * x.fast_blocks);
-    x.partial = (float *)tut_device_alloc(max_blocks * sizeof(float), "block sums");
+    /* The grids, from this GPU's limits (dot_choose in atomics_config.c). */
+    const kernel_cost doc = costlier(
+        costlier(kernel_cost_of((const void *)dot_partial_kernel),
+                 kernel_cost_of((const void *)dot_mutex_kernel)),
+        kernel_cost_of((const void *)dot_atomic_kernel));
+    const kernel_cost fast = costlier(kernel_cost_of((const void *)dot_fast_atomic_kernel),
+                                      kernel_cost_of((const void *)dot_fast_2pass_kernel));
+    const dot_config config = dot_choose(dev, doc, fast, (int)blocks);
+    if (config.doc_blocks == 0 || config.fast_per_sm == 0) {
+        fprintf(stderr, "error: a dot kernel does not fit this GPU: %s\n", config.why);
+        return 2;
+    }
+    printf("launch choices for %s%s: the document's kernels %d x %d threads; the fast ones "
+           "%d x %d (%d per SM)\n", dev->emulated[0] ? "the limits of a " : "this GPU",
+           dev->emulated, config.doc_blocks, DOC_THREADS, config.fast_blocks, FAST_THREADS,
+           config.fast_per_sm);
+    x.doc_blocks = config.doc_blocks;
+    x.fast_blocks = config.fast_blocks;
+    x.partial = (float *)tut_device_alloc(tut_bytes(config.max_blocks, sizeof(float), "sums"),
+                                          "block sums");
     x.c = (float *)tut_device_alloc(sizeof(float), "result");
     x.mutex = (int *)tut_device_alloc(sizeof(int), "mutex");
     x.tickets = (unsigned int *)tut_device_alloc(sizeof(unsigned int), "tickets");
@@ -372,36 +398,46 @@ int main(int argc, char **argv)
     if (ok && n >= 1000000) {
         const double bytes = 8.0 * (double)n;
         const double cub_bytes = 4.0 * (double)x.buffer_n;
-        double ms[NVARIANTS];
-        for (int v = 0; v < NVARIANTS; ++v)
-            ms[v] = time_dot(&x, v, (int)reps);
-        const double cub_gbps = cub_bytes / (ms[CUB_SUM] * 1e6);
-        tut_csv *csv = tut_csv_open(outdir, "dot_bandwidth.csv",
-                                    "variant,blocks,ms,gbps,fraction_of_cub");
-        tut_csv_comment(csv, "n = %llu floats; each variant reads a and b (8n bytes)", n);
-        printf("\n%-12s %8s %10s %10s %10s   (n = %llu, %.0f MB read)\n", "variant", "blocks",
-               "ms", "GB/s", "% of CUB", n, bytes / 1e6);
+        tut_timing t[NVARIANTS];
+        int batch[NVARIANTS];
         for (int v = 0; v < NVARIANTS; ++v) {
-            double gbps = (v == CUB_SUM ? cub_bytes : bytes) / (ms[v] * 1e6);
+            t[v] = time_dot(&x, v, (int)reps);
+            batch[v] = x.batch;
+        }
+        const double cub_gbps = cub_bytes / (t[CUB_SUM].median_ms * 1e6);
+        tut_csv *csv = tut_csv_open(outdir, "dot_bandwidth.csv",
+                                    "variant,blocks,ms,gbps,fraction_of_cub,ms_min,ms_max,batch,"
+                                    "rel_error");
+        tut_csv_comment(csv, "n = %llu floats; each variant reads a and b (8n bytes)", n);
+        tut_csv_comment(csv, "ms: median of %llu timings of `batch` calls back to back, per call;"
+                             " ms_min, ms_max: the fastest and slowest timing; rel_error: of the "
+                             "checked result against the float64 sum", reps);
+        printf("\n%-12s %8s %10s %10s %10s %10s %10s   (n = %llu, %.0f MB read; ms per call: "
+               "median, min, max)\n", "variant", "blocks", "ms", "min", "max", "GB/s",
+               "% of CUB", n, bytes / 1e6);
+        for (int v = 0; v < NVARIANTS; ++v) {
+            double gbps = (v == CUB_SUM ? cub_bytes : bytes) / (t[v].median_ms * 1e6);
             int nb = (v == FAST_ATOMIC || v == FAST_2PASS) ? x.fast_blocks
                      : v == CUB_SUM                        ? 0
                                                            : x.doc_blocks;
-            printf("%-12s %8d %10.4f %10.1f %9.1f%%\n", variant_names[v], nb, ms[v], gbps,
-                   100.0 * gbps / cub_gbps);
-            tut_csv_row(csv, "%s,%d,%.6f,%.2f,%.4f", variant_names[v], nb, ms[v], gbps,
-                        gbps / cub_gbps);
+            printf("%-12s %8d %10.4f %10.4f %10.4f %10.1f %9.1f%%\n", variant_names[v], nb,
+                   t[v].median_ms, t[v].min_ms, t[v].max_ms, gbps, 100.0 * gbps / cub_gbps);
+            const double exact = v == CUB_SUM ? sum_ab : want;
+            tut_csv_row(csv, "%s,%d,%.6f,%.2f,%.4f,%.6f,%.6f,%d,%.2e", variant_names[v], nb,
+                        t[v].median_ms, gbps, gbps / cub_gbps, t[v].min_ms, t[v].max_ms,
+                        batch[v], fabs(got[v] - exact) / exact);
         }
         /* The fast kernel's grid: k blocks per SM, up to two waves of resident blocks. */
         const int base = x.fast_blocks;
-        const int sweep[] = {1, 2, 4, per_sm, 2 * per_sm};
-        for (int k = 0; k < TUT_COUNT(sweep) && bench; ++k) {
-            x.fast_blocks = sweep[k] * dev->sm_count;
-            double t = time_dot(&x, FAST_2PASS, (int)reps);
-            double gbps = bytes / (t * 1e6);
-            printf("%-12s %8d %10.4f %10.1f %9.1f%%   (grid sweep: %d per SM)\n", "fast_2pass",
-                   x.fast_blocks, t, gbps, 100.0 * gbps / cub_gbps, sweep[k]);
-            tut_csv_row(csv, "fast_2pass_grid,%d,%.6f,%.2f,%.4f", x.fast_blocks, t, gbps,
-                        gbps / cub_gbps);
+        for (int k = 0; k < config.nsweep && bench; ++k) {
+            x.fast_blocks = config.sweep[k] * dev->sm_count;
+            const tut_timing g = time_dot(&x, FAST_2PASS, (int)reps);
+            const double gbps = bytes / (g.median_ms * 1e6);
+            printf("%-12s %8d %10.4f %10.4f %10.4f %10.1f %9.1f%%   (grid sweep: %d per SM)\n",
+                   "fast_2pass", x.fast_blocks, g.median_ms, g.min_ms, g.max_ms, gbps,
+                   100.0 * gbps / cub_gbps, config.sweep[k]);
+            tut_csv_row(csv, "fast_2pass_grid,%d,%.6f,%.2f,%.4f,%.6f,%.6f,%d,", x.fast_blocks,
+                        g.median_ms, gbps, gbps / cub_gbps, g.min_ms, g.max_ms, x.batch);
         }
         x.fast_blocks = base;
         tut_csv_close(csv);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "atomics_config.h"
 #include "text.h"
 
 typedef struct {
@@ -22,13 +23,13 @@ typedef struct {
     unsigned long long *bins;  /* device, TEXT_BINS counters */
     int blocks;                /* grid size; 0 = the launcher's choice (it may raise it, below) */
     int threads;               /* block size where the kernel allows a choice; 0 = default */
-    int copies;                /* warp_private: sub-histograms per warp (1, 2, 4, 8, 16, 32) */
+    int copies;                /* warp_private: sub-histograms per warp (1, 2, 4, 8, 16, 32);
+                                  0 = the default for this GPU */
 } histogram_job;
 
-/* Blocks keep 32-bit counters in shared memory, so no block may see 2^32 bytes: returns
- * `blocks`, raised where needed so that each block's share of n stays below 2^31. */
-int histogram_safe_blocks(size_t n, int blocks, int threads);
-
+/* The grids and block sizes come from atomics_config.h, from the limits of the current device
+ * (tut_current_device()); a launcher raises a grid where a block would count too much for its
+ * counters (histogram_safe_blocks, byte_pairs_blocks). */
 void histogram_global(const histogram_job *job);
 void histogram_shared(const histogram_job *job);
 void histogram_warp_private(const histogram_job *job);
@@ -36,25 +37,33 @@ void histogram_thread_private(const histogram_job *job);
 void histogram_thread_private_atomic(const histogram_job *job); /* same, shared atomics */
 void histogram_byte_pairs(const histogram_job *job);
 
-/* The resident blocks per SM each fast kernel reaches (occupancy API), for sizing its grid. */
-int histogram_warp_private_blocks_per_sm(int copies);
-int histogram_thread_private_blocks_per_sm(void);
-int histogram_byte_pairs_blocks_per_sm(void);
-#define THREAD_PRIVATE_THREADS 256
-#define WARP_PRIVATE_THREADS 512
-#define BYTE_PAIRS_THREADS 512
+/* What each compiled kernel asks of an SM (registers, static shared memory), for the tuning
+ * plan; read from the runtime once. */
+kernel_cost histogram_global_cost(void);
+kernel_cost histogram_shared_cost(void);
+kernel_cost histogram_warp_private_cost(void);
+kernel_cost histogram_thread_private_cost(int use_atomics);
+kernel_cost histogram_byte_pairs_cost(int narrow);
 
-/* CUB needs temporary storage, sized for one n, and counts into 32-bit int bins of its own. */
+/* The byte-pair table this GPU gets (byte_pairs_choose), chosen once. */
+const byte_pairs_config *histogram_byte_pairs_config(void);
+
+/* CUB needs temporary storage, sized for one n, and counts into 32-bit int bins of its own: one
+ * set of TEXT_BINS per chunk of at most HISTOGRAM_CUB_CHUNK bytes where n exceeds INT_MAX
+ * (histogram_cub_chunks). */
 typedef struct {
     void *temp;
     size_t temp_bytes;
-    int *counts;  /* device, TEXT_BINS */
+    int *counts;  /* device, chunks x TEXT_BINS */
     const unsigned char *text;
     size_t n;
+    size_t chunks, chunk_bytes;
 } histogram_cub_plan;
 
 void histogram_cub_create(histogram_cub_plan *plan, const unsigned char *text, size_t n);
 void histogram_cub_run(const histogram_cub_plan *plan);
+/* Copies the counts back and adds the chunks up (on the host, outside any timing). */
+void histogram_cub_read(const histogram_cub_plan *plan, unsigned long long bins[TEXT_BINS]);
 void histogram_cub_destroy(histogram_cub_plan *plan);
 
 #endif

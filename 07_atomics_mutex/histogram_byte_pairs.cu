@@ -7,19 +7,23 @@
  * branch is needed). Every byte sits in exactly one pair, as its first or its second member, so
  * at the end
  *     count of c = sum over y of T[c][y]  +  sum over x of T[x][c]        (c < 128)
- * and T[128][128] (two non-ASCII bytes) is simply never read. The table is 66 KB of 32-bit
- * counters per block: three blocks fit in an SM. Pairs are more varied than single letters, so
- * the atomics collide less as well. Rows are 129 words long, so T[c][j] for 32 consecutive c,
- * or 32 consecutive j, falls in 32 different banks during the merge. */
+ * and T[128][128] (two non-ASCII bytes) is simply never read.
+ * Pairs are more varied than single letters, so the atomics collide less as well.
+ *
+ * Two tables, chosen from the GPU's limits (byte_pairs_choose in atomics_config.c):
+ *   32-bit counters: 66,564 bytes per block, where a block may have that much (3 blocks per
+ *                    SM on an H100, 2 on an A100, 1 on an L4 or RTX 4090);
+ *   16-bit counters: two to a 32-bit word, 33,284 bytes, where it may not (a T4 block has at
+ *                    most 65,536 bytes). A 16-bit counter holds 65,535, so the grid is raised
+ *                    until no thread counts more than 15 16-byte loads: 512 threads x 15 x 8
+ *                    pairs = 61,440 per block, even if every pair is the same. */
 #include <stdint.h>
 
 #include "histogram.h"
 #include "tutorial.h"
 
-#define SIDE (TEXT_BINS + 1)             /* 128 bins and one for "not ASCII" */
-#define TABLE_BYTES (SIDE * SIDE * sizeof(unsigned int))
+#define SIDE BYTE_PAIRS_SIDE
 #define THREADS BYTE_PAIRS_THREADS
-#define MIN_BYTES_PER_BLOCK (128u << 10) /* below that, zeroing and merging the table dominate */
 
 /* Each byte of w, or 128 where the byte is >= 128, without branches: m marks the top bit of
  * the non-ASCII bytes, m - (m >> 7) turns each 0x80 into 0x7F, and clearing those bits leaves
@@ -30,26 +34,47 @@ __device__ __forceinline__ unsigned int clamp_bytes_to_128(unsigned int w)
     return w & ~(m - (m >> 7));
 }
 
-__device__ __forceinline__ void count_pairs(unsigned int *table, unsigned int w)
+/* Counter k = x * SIDE + y: word k of the 32-bit table; the low (k even) or high (k odd) half of
+ * word k / 2 of the 16-bit table, where adding 1 << 16 counts in the high half. */
+__device__ __forceinline__ void count_pair(unsigned int *table, unsigned int x, unsigned int y,
+                                           int narrow)
+{
+    const unsigned int k = x * SIDE + y;
+    if (narrow)
+        atomicAdd(&table[k / 2], 1u << (16 * (k % 2)));
+    else
+        atomicAdd(&table[k], 1u);
+}
+
+__device__ __forceinline__ unsigned int pair_count(const unsigned int *table, unsigned int k,
+                                                   int narrow)
+{
+    return narrow ? (table[k / 2] >> (16 * (k % 2))) & 0xFFFFu : table[k];
+}
+
+__device__ __forceinline__ void count_pairs(unsigned int *table, unsigned int w, int narrow)
 {
     unsigned int v = clamp_bytes_to_128(w);
-    atomicAdd(&table[(v & 0xFFu) * SIDE + ((v >> 8) & 0xFFu)], 1u);
-    atomicAdd(&table[((v >> 16) & 0xFFu) * SIDE + (v >> 24)], 1u);
+    count_pair(table, v & 0xFFu, (v >> 8) & 0xFFu, narrow);
+    count_pair(table, (v >> 16) & 0xFFu, v >> 24, narrow);
 }
 
-__device__ __forceinline__ void count_vec_pairs(unsigned int *table, uint4 v)
+__device__ __forceinline__ void count_vec_pairs(unsigned int *table, uint4 v, int narrow)
 {
-    count_pairs(table, v.x);
-    count_pairs(table, v.y);
-    count_pairs(table, v.z);
-    count_pairs(table, v.w);
+    count_pairs(table, v.x, narrow);
+    count_pairs(table, v.y, narrow);
+    count_pairs(table, v.z, narrow);
+    count_pairs(table, v.w, narrow);
 }
 
-__global__ void __launch_bounds__(THREADS)
-histogram_byte_pairs_kernel(const unsigned char *text, size_t n, unsigned long long *bins)
+/* The kernels' body; the two kernels below call it with `narrow` fixed, so that the compiler
+ * builds each without the other's branches. */
+__device__ __forceinline__ void byte_pairs_body(const unsigned char *text, size_t n,
+                                                unsigned long long *bins, int narrow)
 {
-    extern __shared__ unsigned int table[]; /* SIDE x SIDE */
-    for (int i = threadIdx.x; i < SIDE * SIDE; i += THREADS)
+    extern __shared__ unsigned int table[]; /* SIDE x SIDE counters */
+    const int words = narrow ? BYTE_PAIRS_NARROW_WORDS : BYTE_PAIRS_COUNTERS;
+    for (int i = threadIdx.x; i < words; i += THREADS)
         table[i] = 0;
     __syncthreads();
 
@@ -60,17 +85,26 @@ histogram_byte_pairs_kernel(const unsigned char *text, size_t n, unsigned long l
     for (; i + stride < nvec; i += 2 * stride) { /* two independent loads before any use */
         uint4 a = __ldg(vec + i);
         uint4 b = __ldg(vec + i + stride);
-        count_vec_pairs(table, a);
-        count_vec_pairs(table, b);
+        count_vec_pairs(table, a, narrow);
+        count_vec_pairs(table, b, narrow);
     }
     if (i < nvec)
-        count_vec_pairs(table, __ldg(vec + i));
+        count_vec_pairs(table, __ldg(vec + i), narrow);
     __syncthreads();
 
+    /* Decode: bin c counts the pairs with c first (row c) and with c second (column c). For 32
+     * consecutive c the row's and the column's counters fall in different banks (at most two
+     * lanes per bank with 16-bit counters). */
     for (int c = threadIdx.x; c < TEXT_BINS; c += THREADS) {
         unsigned int total = 0;
-        for (int j = 0; j < SIDE; ++j)
-            total += table[c * SIDE + j] + table[j * SIDE + c]; /* as first, as second */
+        for (int j = 0; j < SIDE; ++j) {
+#ifdef TUT_MUTANT_ATOMICS_PAIRS_DECODE_OFF_BY_ONE
+            const int first = c * TEXT_BINS + j; /* MUTANT: rows of 128 counters, not 129 */
+#else
+            const int first = c * SIDE + j; /* the pair (c, j) */
+#endif
+            total += pair_count(table, first, narrow) + pair_count(table, j * SIDE + c, narrow);
+        }
         if (total != 0)
             atomicAdd(&bins[c], (unsigned long long)total);
     }
@@ -81,15 +115,52 @@ histogram_byte_pairs_kernel(const unsigned char *text, size_t n, unsigned long l
     }
 }
 
-int histogram_byte_pairs_blocks_per_sm(void)
+__global__ void __launch_bounds__(THREADS)
+histogram_byte_pairs_kernel(const unsigned char *text, size_t n, unsigned long long *bins)
 {
-    int per_sm = 0;
-    CUDA_CHECK(cudaFuncSetAttribute(histogram_byte_pairs_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)TABLE_BYTES));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, histogram_byte_pairs_kernel, THREADS, TABLE_BYTES));
-    return per_sm;
+    byte_pairs_body(text, n, bins, 0);
+}
+
+__global__ void __launch_bounds__(THREADS)
+histogram_byte_pairs_narrow_kernel(const unsigned char *text, size_t n, unsigned long long *bins)
+{
+    byte_pairs_body(text, n, bins, 1);
+}
+
+kernel_cost histogram_byte_pairs_cost(int narrow)
+{
+    static kernel_cost cost[2];
+    static int known[2] = {0, 0};
+    narrow = narrow ? 1 : 0;
+    if (!known[narrow]) {
+        cost[narrow] = kernel_cost_of(narrow ? (const void *)histogram_byte_pairs_narrow_kernel
+                                             : (const void *)histogram_byte_pairs_kernel);
+        known[narrow] = 1;
+    }
+    return cost[narrow];
+}
+
+const byte_pairs_config *histogram_byte_pairs_config(void)
+{
+    static byte_pairs_config config;
+    static int known = 0;
+    if (!known) {
+        config = byte_pairs_choose(tut_current_device(), histogram_byte_pairs_cost(0),
+                                   histogram_byte_pairs_cost(1));
+        if (config.blocks_per_sm == 0) {
+            fprintf(stderr, "histogram_byte_pairs: %s\n", config.note);
+            exit(2);
+        }
+        char why[192];
+        const void *kernel = config.narrow ? (const void *)histogram_byte_pairs_narrow_kernel
+                                           : (const void *)histogram_byte_pairs_kernel;
+        if (!tut_allow_dynamic_shared(kernel, config.table_bytes, why, sizeof why)) {
+            fprintf(stderr, "histogram_byte_pairs: %s\n", why);
+            exit(2);
+        }
+        known = 1;
+    }
+    return &config;
 }
 
 void histogram_byte_pairs(const histogram_job *job)
@@ -98,18 +169,15 @@ void histogram_byte_pairs(const histogram_job *job)
         fprintf(stderr, "histogram_byte_pairs: the text must be 16-byte aligned\n");
         exit(2);
     }
-    int blocks = job->blocks;
-    if (blocks <= 0) {
-        blocks = histogram_byte_pairs_blocks_per_sm() * tut_current_device()->sm_count;
-        size_t useful = job->n / MIN_BYTES_PER_BLOCK; /* small texts: fewer, fuller blocks */
-        if ((size_t)blocks > useful)
-            blocks = useful > 0 ? (int)useful : 1;
-    }
-    blocks = histogram_safe_blocks(job->n, blocks, THREADS);
-    CUDA_CHECK(cudaFuncSetAttribute(histogram_byte_pairs_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)TABLE_BYTES));
+    const byte_pairs_config *config = histogram_byte_pairs_config();
+    const int blocks =
+        byte_pairs_blocks(config, tut_current_device()->sm_count, job->n, job->blocks);
     CUDA_CHECK(cudaMemsetAsync(job->bins, 0, TEXT_BINS * sizeof(unsigned long long), 0));
-    histogram_byte_pairs_kernel<<<blocks, THREADS, TABLE_BYTES>>>(job->text, job->n, job->bins);
+    if (config->narrow)
+        histogram_byte_pairs_narrow_kernel<<<blocks, THREADS, config->table_bytes>>>(
+            job->text, job->n, job->bins);
+    else
+        histogram_byte_pairs_kernel<<<blocks, THREADS, config->table_bytes>>>(job->text, job->n,
+                                                                             job->bins);
     LAUNCH_CHECK();
 }

@@ -5,18 +5,6 @@
 #include "histogram.h"
 #include "tutorial.h"
 
-int histogram_safe_blocks(size_t n, int blocks, int threads)
-{
-    if (blocks < 1)
-        blocks = 1;
-    (void)threads;
-    /* ceil(n / blocks) < 2^31 keeps every 32-bit block counter far from overflow. */
-    const size_t limit = (size_t)1 << 31;
-    if (n / (size_t)blocks >= limit)
-        blocks = (int)(n / limit + 1);
-    return blocks;
-}
-
 __global__ void histogram_global_kernel(const unsigned char *text, size_t n,
                                         unsigned long long *bins)
 {
@@ -28,10 +16,30 @@ __global__ void histogram_global_kernel(const unsigned char *text, size_t n,
     }
 }
 
+kernel_cost histogram_global_cost(void)
+{
+    static kernel_cost cost;
+    static int known = 0;
+    if (!known) {
+        cost = kernel_cost_of((const void *)histogram_global_kernel);
+        known = 1;
+    }
+    return cost;
+}
+
 void histogram_global(const histogram_job *job)
 {
-    int threads = job->threads > 0 ? job->threads : 128;
-    int blocks = job->blocks > 0 ? job->blocks : 32 * tut_current_device()->sm_count;
+    const tut_device_info *dev = tut_current_device();
+    const int threads = job->threads > 0 ? job->threads : SIMPLE_THREADS;
+    int blocks = job->blocks;
+    if (blocks <= 0) { /* one wave: more blocks only queue up behind the same atomics */
+        char why[192];
+        blocks = atomics_wave_blocks(dev, histogram_global_cost(), threads, 0, why, sizeof why);
+        if (blocks == 0) {
+            fprintf(stderr, "histogram_global: %s\n", why);
+            exit(2);
+        }
+    }
     CUDA_CHECK(cudaMemsetAsync(job->bins, 0, TEXT_BINS * sizeof(unsigned long long), 0));
     histogram_global_kernel<<<blocks, threads>>>(job->text, job->n, job->bins);
     LAUNCH_CHECK();

@@ -1,11 +1,14 @@
-/* atomics_histogram: the document's text histogram, from a CPU loop to faster than CUB.
+/* atomics_histogram: the document's text histogram, from a CPU loop to CUB's speed and past it.
  *
  *   atomics_histogram                  the document's string, then English-like text of the
  *                                      document's size (5,638,519 bytes): every variant checked
- *                                      against the CPU, then timed
+ *                                      against the CPU, then timed beside CUB
  *   atomics_histogram --file book.txt  the same on any file
  *   atomics_histogram --bench          1 GiB of text, the block-count sweep, the fast kernels'
- *                                      tuning, a read-bandwidth ceiling; --outdir DIR for CSVs */
+ *                                      tuning, a read-bandwidth ceiling; --outdir DIR for CSVs
+ *   atomics_histogram --n 5G --if-fits beyond 2^32 bytes; skips (77) where the GPU is too small
+ *
+ * Every grid and block size comes from the GPU's limits (atomics_config.h), printed first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,39 +33,91 @@ static const hist_variant variants[] = {
 };
 #define NVARIANTS TUT_COUNT(variants)
 
-/* One timed call runs the histogram `batch` times back to back, so that launch gaps and the
- * event overhead vanish in the average even for a 10-microsecond kernel. */
+/* ---- a ceiling: the fastest this GPU reads the same bytes, doing nothing with them */
+__global__ void read_ceiling_kernel(const uint4 *vec, size_t nvec, unsigned int *sink)
+{
+    unsigned int x = 0;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < nvec; i += 4 * stride) {
+        uint4 a = __ldg(vec + i), b = __ldg(vec + i + stride);
+        uint4 c = __ldg(vec + i + 2 * stride), d = __ldg(vec + i + 3 * stride);
+        x ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^
+             d.z ^ d.w;
+    }
+    for (; i < nvec; i += stride) {
+        uint4 a = __ldg(vec + i);
+        x ^= a.x ^ a.y ^ a.z ^ a.w;
+    }
+    if (x == 0x9E3779B9u) /* almost never true, but the compiler cannot drop the loads */
+        *sink = x;
+}
+
+/* ---- timing: every kernel, CUB and the ceiling the same way (tut_time_gpu_batched)
+ *
+ * One timing covers `batch` calls back to back (sized so that it lasts about 5 ms), so that the
+ * launch gaps and the events' own overhead vanish in the average even for a 10-microsecond
+ * kernel; after a warm-up call, `reps` timings give the median, the fastest and the slowest,
+ * each per call. */
+typedef enum { RUN_VARIANT, RUN_CUB, RUN_READ_CEILING } run_kind;
+
 typedef struct {
-    const hist_variant *variant; /* NULL: CUB */
-    histogram_job job;
+    run_kind kind;
+    const hist_variant *variant; /* RUN_VARIANT */
+    histogram_job job;           /* RUN_VARIANT; text and n for RUN_READ_CEILING too */
     const histogram_cub_plan *cub;
+    unsigned int *sink;          /* RUN_READ_CEILING */
+    int ceiling_blocks;
     int batch;
 } timed_run;
 
-static void run_once(const timed_run *r)
-{
-    if (r->variant)
-        r->variant->run(&r->job);
-    else
-        histogram_cub_run(r->cub);
-}
-
-static void run_batch(void *arg)
+static void run_once(void *arg)
 {
     const timed_run *r = (const timed_run *)arg;
-    for (int i = 0; i < r->batch; ++i)
-        run_once(r);
+    switch (r->kind) {
+    case RUN_VARIANT:
+        r->variant->run(&r->job);
+        break;
+    case RUN_CUB:
+        histogram_cub_run(r->cub);
+        break;
+    case RUN_READ_CEILING:
+        read_ceiling_kernel<<<r->ceiling_blocks, READ_CEILING_THREADS>>>(
+            (const uint4 *)r->job.text, r->job.n / 16, r->sink);
+        LAUNCH_CHECK();
+        break;
+    }
 }
 
-/* Median milliseconds of one histogram: a first call sizes the batch to ~5 ms per timing. */
-static double time_histogram(timed_run *r, int reps)
+/* Milliseconds of one call (median, min, max over the timings); r->batch is left as used. */
+static tut_timing time_histogram(timed_run *r, int reps)
 {
-    r->batch = 1;
-    tut_timing first = tut_time_gpu(run_batch, r, 1, 1);
-    int batch = (int)(5.0 / (first.median_ms > 1e-3 ? first.median_ms : 1e-3));
+    const tut_timing first = tut_time_gpu(run_once, r, 1, 1);
+    const int batch = (int)(5.0 / (first.median_ms > 1e-3 ? first.median_ms : 1e-3));
     r->batch = batch < 1 ? 1 : (batch > 1000 ? 1000 : batch);
-    tut_timing t = tut_time_gpu(run_batch, r, 1, r->batch > 1 ? reps : (reps + 1) / 2);
-    return t.median_ms / r->batch;
+    return tut_time_gpu_batched(run_once, r, 1, r->batch > 1 ? reps : (reps + 1) / 2,
+                                r->batch);
+}
+
+static timed_run variant_run(int v, const unsigned char *d_text, size_t n,
+                             unsigned long long *d_bins, int blocks, int threads, int copies)
+{
+    timed_run r;
+    memset(&r, 0, sizeof r);
+    r.kind = RUN_VARIANT;
+    r.variant = &variants[v];
+    const histogram_job job = {d_text, n, d_bins, blocks, threads, copies};
+    r.job = job;
+    return r;
+}
+
+static int variant_index(const char *name)
+{
+    for (int v = 0; v < NVARIANTS; ++v)
+        if (strcmp(variants[v].name, name) == 0)
+            return v;
+    fprintf(stderr, "internal error: no histogram variant named %s\n", name);
+    exit(1);
 }
 
 /* ---- checking: every variant, poisoned bins, against the CPU's exact counts */
@@ -96,54 +151,20 @@ static int check_variants(const unsigned char *d_text, size_t n, const text_hist
         snprintf(label, sizeof label, "  %-22s n=%zu", variants[v].name, n);
         ok &= compare_bins(label, got, n, want);
     }
-    if (n > 0 && n <= 0x7FFFFFFF) {
+    if (n > 0) {
         histogram_cub_plan plan;
         histogram_cub_create(&plan, d_text, n);
-        int counts[TEXT_BINS];
-        CUDA_CHECK(cudaMemset(plan.counts, 0xFF, sizeof counts));
+        CUDA_CHECK(cudaMemset(plan.counts, 0xFF, plan.chunks * TEXT_BINS * sizeof(int)));
         histogram_cub_run(&plan);
-        CUDA_CHECK(cudaMemcpy(counts, plan.counts, sizeof counts, cudaMemcpyDeviceToHost));
-        for (int b = 0; b < TEXT_BINS; ++b)
-            got[b] = (unsigned long long)(long long)counts[b];
+        histogram_cub_read(&plan, got);
         snprintf(label, sizeof label, "  %-22s n=%zu", "cub", n);
+        if (plan.chunks > 1)
+            printf("  cub: %zu calls of at most %zu bytes (its sample count is an int), added "
+                   "up on the host\n", plan.chunks, plan.chunk_bytes);
         ok &= compare_bins(label, got, n, want);
         histogram_cub_destroy(&plan);
     }
     return ok;
-}
-
-/* ---- a ceiling: the fastest this GPU reads the same bytes, doing nothing with them */
-__global__ void read_ceiling_kernel(const uint4 *vec, size_t nvec, unsigned int *sink)
-{
-    unsigned int x = 0;
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i + 3 * stride < nvec; i += 4 * stride) {
-        uint4 a = __ldg(vec + i), b = __ldg(vec + i + stride);
-        uint4 c = __ldg(vec + i + 2 * stride), d = __ldg(vec + i + 3 * stride);
-        x ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^
-             d.z ^ d.w;
-    }
-    for (; i < nvec; i += stride) {
-        uint4 a = __ldg(vec + i);
-        x ^= a.x ^ a.y ^ a.z ^ a.w;
-    }
-    if (x == 0x9E3779B9u) /* almost never true, but the compiler cannot drop the loads */
-        *sink = x;
-}
-
-typedef struct {
-    const unsigned char *text;
-    size_t n;
-    unsigned int *sink;
-    int blocks;
-} read_job;
-
-static void run_read_ceiling(void *arg)
-{
-    const read_job *r = (const read_job *)arg;
-    read_ceiling_kernel<<<r->blocks, 256>>>((const uint4 *)r->text, r->n / 16, r->sink);
-    LAUNCH_CHECK();
 }
 
 /* ---- the benchmark pieces */
@@ -162,35 +183,48 @@ static void time_variants(const unsigned char *d_text, size_t n, unsigned long l
 {
     const int nrows = NVARIANTS + 2;
     const char *names[NVARIANTS + 2];
-    double ms[NVARIANTS + 2];
-    names[0] = "cpu";
-    ms[0] = cpu_ms;
+    tut_timing t[NVARIANTS + 2];
+    int batch[NVARIANTS + 2];
+    names[0] = "cpu"; /* one run of the CPU loop: no spread */
+    t[0].median_ms = t[0].min_ms = t[0].max_ms = cpu_ms;
+    batch[0] = 1;
     for (int v = 0; v < NVARIANTS; ++v) {
-        timed_run r = {&variants[v], {d_text, n, d_bins, 0, 0, 0}, NULL, 1};
+        timed_run r = variant_run(v, d_text, n, d_bins, 0, 0, 0);
         names[v + 1] = variants[v].name;
-        ms[v + 1] = time_histogram(&r, v == 0 && n > (1u << 28) ? 3 : reps);
+        t[v + 1] = time_histogram(&r, v == 0 && n > (1u << 28) ? 3 : reps);
+        batch[v + 1] = r.batch;
     }
     histogram_cub_plan plan;
     histogram_cub_create(&plan, d_text, n);
-    timed_run r = {NULL, {NULL, 0, NULL, 0, 0, 0}, &plan, 1};
+    timed_run r;
+    memset(&r, 0, sizeof r);
+    r.kind = RUN_CUB;
+    r.cub = &plan;
     names[nrows - 1] = "cub";
-    ms[nrows - 1] = time_histogram(&r, reps);
+    t[nrows - 1] = time_histogram(&r, reps);
+    batch[nrows - 1] = r.batch;
     histogram_cub_destroy(&plan);
 
-    double best = ms[1];
+    double best = t[1].median_ms;
     for (int i = 1; i < nrows; ++i)
-        best = ms[i] < best ? ms[i] : best;
+        best = t[i].median_ms < best ? t[i].median_ms : best;
     tut_csv *csv = tut_csv_open(outdir, csv_name, "variant,ms,gbps,times_slower_than_best,"
-                                                  "fraction_of_cub");
+                                                  "fraction_of_cub,ms_min,ms_max,batch");
     tut_csv_comment(csv, "%zu bytes of text", n);
-    printf("\n%-22s %12s %10s %14s %10s   (%zu bytes)\n", "variant", "ms", "GB/s",
-           "x slower/best", "% of CUB", n);
+    tut_csv_comment(csv, "ms: median of %d timings of `batch` calls back to back, per call; "
+                         "ms_min, ms_max: the fastest and slowest timing (cpu: one run)", reps);
+    if (plan.chunks > 1)
+        tut_csv_comment(csv, "cub: %zu calls of at most %zu bytes each (an int sample count)",
+                        plan.chunks, plan.chunk_bytes);
+    printf("\n%-22s %10s %10s %10s %10s %12s %9s   (%zu bytes; ms per call: median, min, max)\n",
+           "variant", "ms", "min", "max", "GB/s", "x slower/best", "% of CUB", n);
     for (int i = 0; i < nrows; ++i) {
-        double gbps = n / (ms[i] * 1e6);
-        double of_cub = ms[nrows - 1] / ms[i];
-        printf("%-22s %12.4f %10.1f %14.1f %9.1f%%\n", names[i], ms[i], gbps, ms[i] / best,
-               100.0 * of_cub);
-        tut_csv_row(csv, "%s,%.6f,%.2f,%.3f,%.4f", names[i], ms[i], gbps, ms[i] / best, of_cub);
+        const double gbps = n / (t[i].median_ms * 1e6);
+        const double of_cub = t[nrows - 1].median_ms / t[i].median_ms;
+        printf("%-22s %10.4f %10.4f %10.4f %10.1f %12.1f %8.1f%%\n", names[i], t[i].median_ms,
+               t[i].min_ms, t[i].max_ms, gbps, t[i].median_ms / best, 100.0 * of_cub);
+        tut_csv_row(csv, "%s,%.6f,%.2f,%.3f,%.4f,%.6f,%.6f,%d", names[i], t[i].median_ms, gbps,
+                    t[i].median_ms / best, of_cub, t[i].min_ms, t[i].max_ms, batch[i]);
     }
     tut_csv_close(csv);
 }
@@ -200,87 +234,154 @@ static void sweep_blocks(const unsigned char *d_text, size_t n, unsigned long lo
                          int reps, const char *outdir)
 {
     static const int multiples[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
-    const int sms = tut_current_device()->sm_count;
+    const tut_device_info *dev = tut_current_device();
+    const int sms = dev->sm_count;
+    char why[192];
+    const int wave = atomics_wave_blocks(dev, histogram_shared_cost(), SIMPLE_THREADS, 0, why,
+                                         sizeof why);
     tut_csv *csv = tut_csv_open(outdir, "histogram_sweep.csv",
-                                "sm_multiple,blocks,global_ms,shared_ms");
-    tut_csv_comment(csv, "%zu bytes of text, 128 threads per block", n);
-    printf("\nblock sweep, %zu bytes: blocks = k x %d SMs\n%6s %8s %12s %12s\n", n, sms, "k",
-           "blocks", "global ms", "shared ms");
+                                "sm_multiple,blocks,global_ms,shared_ms,global_ms_min,"
+                                "global_ms_max,shared_ms_min,shared_ms_max");
+    tut_csv_comment(csv, "%zu bytes of text, %d threads per block; one wave is %d x SMs", n,
+                    SIMPLE_THREADS, wave / sms);
+    printf("\nblock sweep, %zu bytes: blocks = k x %d SMs (one wave of the shared kernel: k = "
+           "%d)\n%6s %8s %12s %12s\n", n, sms, wave / sms, "k", "blocks", "global ms",
+           "shared ms");
     int best_g = 0, best_s = 0;
     double ms_g[TUT_COUNT(multiples)], ms_s[TUT_COUNT(multiples)];
     for (int i = 0; i < TUT_COUNT(multiples); ++i) {
-        int blocks = multiples[i] * sms;
-        timed_run g = {&variants[0], {d_text, n, d_bins, blocks, 128, 0}, NULL, 1};
-        timed_run s = {&variants[1], {d_text, n, d_bins, blocks, 128, 0}, NULL, 1};
-        ms_g[i] = time_histogram(&g, reps);
-        ms_s[i] = time_histogram(&s, reps);
+        const int blocks = multiples[i] * sms;
+        timed_run g = variant_run(variant_index("global"), d_text, n, d_bins, blocks,
+                                  SIMPLE_THREADS, 0);
+        timed_run s = variant_run(variant_index("shared"), d_text, n, d_bins, blocks,
+                                  SIMPLE_THREADS, 0);
+        const tut_timing tg = time_histogram(&g, reps), ts = time_histogram(&s, reps);
+        ms_g[i] = tg.median_ms;
+        ms_s[i] = ts.median_ms;
         best_g = ms_g[i] < ms_g[best_g] ? i : best_g;
         best_s = ms_s[i] < ms_s[best_s] ? i : best_s;
         printf("%6d %8d %12.4f %12.4f\n", multiples[i], blocks, ms_g[i], ms_s[i]);
-        tut_csv_row(csv, "%d,%d,%.6f,%.6f", multiples[i], blocks, ms_g[i], ms_s[i]);
+        tut_csv_row(csv, "%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", multiples[i], blocks, ms_g[i],
+                    ms_s[i], tg.min_ms, tg.max_ms, ts.min_ms, ts.max_ms);
     }
     printf("best: global at %d x SMs (%.4f ms), shared at %d x SMs (%.4f ms)\n",
            multiples[best_g], ms_g[best_g], multiples[best_s], ms_s[best_s]);
     tut_csv_close(csv);
 }
 
-/* The fast kernels' knobs: sub-histograms per warp, resident blocks per SM. */
+static void histogram_costs_read(histogram_costs *c)
+{
+    c->global = histogram_global_cost();
+    c->shared = histogram_shared_cost();
+    c->warp_private = histogram_warp_private_cost();
+    c->thread_private = histogram_thread_private_cost(0);
+    c->thread_private_atomic = histogram_thread_private_cost(1);
+    c->byte_pairs_wide = histogram_byte_pairs_cost(0);
+    c->byte_pairs_narrow = histogram_byte_pairs_cost(1);
+    c->read_ceiling = kernel_cost_of((const void *)read_ceiling_kernel);
+}
+
+/* The fast kernels' knobs: sub-histograms per warp, resident blocks per SM (the plan from
+ * histogram_tuning_plan: what does not fit this GPU is skipped, said in one line). */
 static void tune_fast(const unsigned char *d_text, size_t n, unsigned long long *d_bins,
                       int reps, const char *outdir)
 {
-    const int sms = tut_current_device()->sm_count;
+    const tut_device_info *dev = tut_current_device();
+    const int sms = dev->sm_count;
+    histogram_costs costs;
+    histogram_costs_read(&costs);
+    tuning_entry plan[TUNING_MAX_ENTRIES];
+    const int entries = histogram_tuning_plan(dev, &costs, plan, TUNING_MAX_ENTRIES);
     tut_csv *csv = tut_csv_open(outdir, "histogram_tuning.csv",
-                                "variant,copies,blocks_per_sm,blocks,ms,gbps");
+                                "variant,copies,blocks_per_sm,blocks,ms,gbps,ms_min,ms_max");
     tut_csv_comment(csv, "%zu bytes of text", n);
-    printf("\ntuning, %zu bytes\n%-22s %6s %8s %8s %10s %10s\n", n, "variant", "copies",
-           "blk/SM", "blocks", "ms", "GB/s");
-    static const int copies[] = {1, 2, 4, 8};
-    for (int c = 0; c < TUT_COUNT(copies); ++c) {
-        int per_sm = histogram_warp_private_blocks_per_sm(copies[c]);
-        for (int k = 1; k <= per_sm; ++k) {
-            timed_run r = {&variants[2], {d_text, n, d_bins, k * sms, 0, copies[c]}, NULL, 1};
-            double ms = time_histogram(&r, reps);
-            printf("%-22s %6d %8d %8d %10.4f %10.1f\n", "warp_private", copies[c], k, k * sms,
-                   ms, n / (ms * 1e6));
-            tut_csv_row(csv, "warp_private,%d,%d,%d,%.6f,%.2f", copies[c], k, k * sms, ms,
-                        n / (ms * 1e6));
+    tut_csv_comment(csv, "copies: sub-histograms per warp (warp_private), else threads per "
+                         "block; ms: median per call, ms_min/ms_max the fastest/slowest timing");
+    printf("\ntuning, %zu bytes (ms per call: median, min, max)\n%-22s %6s %8s %8s %10s %10s "
+           "%10s %10s\n", n, "variant", "copies", "blk/SM", "blocks", "ms", "min", "max",
+           "GB/s");
+    for (int e = 0; e < entries; ++e) {
+        const tuning_entry *p = &plan[e];
+        if (p->skipped[0]) {
+            printf("%-22s %6d   skipped: %s\n", p->variant, p->copies, p->skipped);
+            tut_csv_comment(csv, "skipped: %s, copies %d: %s", p->variant, p->copies,
+                            p->skipped);
+            continue;
         }
+        const int v = variant_index(p->variant);
+        const int requested = p->blocks_per_sm * sms;
+        /* The grid the launcher will use (it may raise what it is asked for). */
+        const int blocks =
+            strcmp(p->variant, "byte_pairs") == 0
+                ? byte_pairs_blocks(histogram_byte_pairs_config(), sms, n, requested)
+                : histogram_safe_blocks(n, requested);
+        timed_run r = variant_run(v, d_text, n, d_bins, requested, 0,
+                                  strcmp(p->variant, "warp_private") == 0 ? p->copies : 0);
+        const tut_timing t = time_histogram(&r, reps);
+        printf("%-22s %6d %8d %8d %10.4f %10.4f %10.4f %10.1f%s\n", p->variant, p->copies,
+               p->blocks_per_sm, blocks, t.median_ms, t.min_ms, t.max_ms,
+               n / (t.median_ms * 1e6), p->narrow ? "   (16-bit table)" : "");
+        tut_csv_row(csv, "%s,%d,%d,%d,%.6f,%.2f,%.6f,%.6f", p->variant, p->copies,
+                    p->blocks_per_sm, blocks, t.median_ms, n / (t.median_ms * 1e6), t.min_ms,
+                    t.max_ms);
     }
-    int per_sm = histogram_thread_private_blocks_per_sm();
-    for (int v = 3; v <= 4; ++v)
-        for (int k = 1; k <= 2 * per_sm; ++k) { /* beyond per_sm: a second wave of blocks */
-            timed_run r = {&variants[v], {d_text, n, d_bins, k * sms, 0, 0}, NULL, 1};
-            double ms = time_histogram(&r, reps);
-            printf("%-22s %6d %8d %8d %10.4f %10.1f\n", variants[v].name,
-                   THREAD_PRIVATE_THREADS, k, k * sms, ms, n / (ms * 1e6));
-            tut_csv_row(csv, "%s,%d,%d,%d,%.6f,%.2f", variants[v].name, THREAD_PRIVATE_THREADS,
-                        k, k * sms, ms, n / (ms * 1e6));
-        }
-    per_sm = histogram_byte_pairs_blocks_per_sm();
-    for (int k = 1; k <= 2 * per_sm; ++k) {
-        timed_run r = {&variants[5], {d_text, n, d_bins, k * sms, 0, 0}, NULL, 1};
-        double ms = time_histogram(&r, reps);
-        printf("%-22s %6d %8d %8d %10.4f %10.1f\n", variants[5].name, BYTE_PAIRS_THREADS, k,
-               k * sms, ms, n / (ms * 1e6));
-        tut_csv_row(csv, "%s,%d,%d,%d,%.6f,%.2f", variants[5].name, BYTE_PAIRS_THREADS, k,
-                    k * sms, ms, n / (ms * 1e6));
-    }
-    unsigned int *sink = (unsigned int *)tut_device_alloc(sizeof(unsigned int), "sink");
-    read_job rj = {d_text, n, sink, 8 * sms};
-    tut_timing t = tut_time_gpu(run_read_ceiling, &rj, 2, reps);
-    printf("%-22s %6s %8d %8d %10.4f %10.1f   (reads the bytes, counts nothing)\n",
-           "read_ceiling", "-", 8, 8 * sms, t.median_ms, n / (t.median_ms * 1e6));
-    tut_csv_row(csv, "read_ceiling,0,8,%d,%.6f,%.2f", 8 * sms, t.median_ms,
-                n / (t.median_ms * 1e6));
-    tut_device_free(sink);
+    /* The ceiling, timed the same way: one wave of 256-thread blocks. */
+    char why[192];
+    const int ceiling_blocks =
+        atomics_wave_blocks(dev, costs.read_ceiling, READ_CEILING_THREADS, 0, why, sizeof why);
+    timed_run r;
+    memset(&r, 0, sizeof r);
+    r.kind = RUN_READ_CEILING;
+    r.job.text = d_text;
+    r.job.n = n;
+    r.sink = (unsigned int *)tut_device_alloc(sizeof(unsigned int), "sink");
+    r.ceiling_blocks = ceiling_blocks;
+    const tut_timing t = time_histogram(&r, reps);
+    printf("%-22s %6s %8d %8d %10.4f %10.4f %10.4f %10.1f   (reads the bytes, counts nothing)\n",
+           "read_ceiling", "-", ceiling_blocks / sms, ceiling_blocks, t.median_ms, t.min_ms,
+           t.max_ms, n / (t.median_ms * 1e6));
+    tut_csv_row(csv, "read_ceiling,0,%d,%d,%.6f,%.2f,%.6f,%.6f", ceiling_blocks / sms,
+                ceiling_blocks, t.median_ms, n / (t.median_ms * 1e6), t.min_ms, t.max_ms);
+    tut_device_free(r.sink);
     tut_csv_close(csv);
+}
+
+/* What this GPU's limits chose, in a few lines (and a --threads that does not fit: exit 2). */
+static void print_choices(const tut_device_info *dev, int threads)
+{
+    char why[192];
+    const int simple_threads = threads > 0 ? threads : SIMPLE_THREADS;
+    const int simple = atomics_wave_blocks(dev, histogram_shared_cost(), simple_threads, 0, why,
+                                           sizeof why);
+    if (simple == 0 || atomics_wave_blocks(dev, histogram_global_cost(), simple_threads, 0, why,
+                                           sizeof why) == 0) {
+        fprintf(stderr, "error: --threads %d: %s\n", simple_threads, why);
+        exit(2);
+    }
+    const int copies = warp_private_default_copies(dev, histogram_warp_private_cost());
+    const int warp = atomics_wave_blocks(dev, histogram_warp_private_cost(),
+                                         WARP_PRIVATE_THREADS, warp_private_shared_bytes(copies),
+                                         why, sizeof why);
+    const int thread = atomics_wave_blocks(dev, histogram_thread_private_cost(0),
+                                           THREAD_PRIVATE_THREADS, 0, why, sizeof why);
+    const byte_pairs_config *pairs = histogram_byte_pairs_config();
+    const int sms = dev->sm_count;
+    printf("launch choices for %s%s: global/shared %d x %d threads; warp_private %d copies, "
+           "%d x %d; thread_private %d x %d; byte_pairs %d-bit table (%zu bytes), %d x %d "
+           "(fewer for small texts)\n",
+           dev->emulated[0] ? "the limits of a " : "this GPU", dev->emulated, simple,
+           simple_threads, copies, warp, WARP_PRIVATE_THREADS, thread, THREAD_PRIVATE_THREADS,
+           pairs->narrow ? 16 : 32, pairs->table_bytes, pairs->blocks_per_sm * sms,
+           BYTE_PAIRS_THREADS);
+    if (pairs->narrow)
+        printf("note: %s\n", pairs->note);
 }
 
 int main(int argc, char **argv)
 {
     unsigned long long n = 0, seed = TUT_DEFAULT_SEED, blocks = 0, threads = 0, reps = 10;
     const char *file = NULL, *outdir = NULL;
-    int bench = 0, uniform = 0;
+    int bench = 0, uniform = 0, if_fits = 0;
     const tut_option opts[] = {
         {"--n", TUT_OPT_SIZE, &n, "bytes of generated text (default 5638519; 1G with --bench)",
          0, 64.0 * (1ull << 30), NULL},
@@ -296,6 +397,9 @@ int main(int argc, char **argv)
          NULL},
         {"--reps", TUT_OPT_SIZE, &reps, "timed repetitions (median)", 1, 1000, NULL},
         {"--bench", TUT_OPT_FLAG, &bench, "1 GiB benchmark, block sweep and tuning", 0, 0, NULL},
+        {"--if-fits", TUT_OPT_FLAG, &if_fits,
+         "skip (exit 77) instead of failing (exit 2) when the text does not fit in GPU memory",
+         0, 0, NULL},
         {"--outdir", TUT_OPT_STRING, &outdir, "write CSV results into this folder", 1, 0, NULL},
     };
     tut_parse_or_exit(argc, argv,
@@ -310,7 +414,8 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* The input, before any GPU work, so that a bad file exits 2 everywhere. */
+    /* A file is read before any GPU work, so that a bad file exits 2 everywhere; generated
+     * text is made after the GPU is found and the text known to fit in its memory. */
     unsigned char *text = NULL;
     char source[512];
     if (file) {
@@ -318,9 +423,28 @@ int main(int argc, char **argv)
         text = text_load_file(file, &len);
         n = len;
         snprintf(source, sizeof source, "file %s", file);
-    } else {
-        if (!n_given)
-            n = bench ? (1ull << 30) : TEXT_DOCUMENT_BYTES;
+    } else if (!n_given) {
+        n = bench ? (1ull << 30) : TEXT_DOCUMENT_BYTES;
+    }
+
+    tut_select_device(TUT_NEED_NOTHING);
+    const tut_device_info *dev = tut_current_device();
+    /* The text and CUB's work space, in the free memory of this GPU and within the memory of
+     * the GPU whose limits are used (TUT_EMULATE_GPU). */
+    const size_t reserve = (size_t)256 << 20;
+    if (!tut_device_fits((size_t)n, reserve) || (size_t)n > dev->total_bytes - reserve) {
+        char need[32], have[32], total[32];
+        printf("%s: %llu bytes of text (%s) and CUB's work space do not fit in the GPU's memory "
+               "(%s free, %s in all%s%s)\n", if_fits ? "SKIPPED" : "error", n,
+               tut_format_bytes((double)n, need, sizeof need),
+               tut_format_bytes((double)tut_device_free_bytes(), have, sizeof have),
+               tut_format_bytes((double)dev->total_bytes, total, sizeof total),
+               dev->emulated[0] ? " on a " : "", dev->emulated);
+        return if_fits ? TUT_EXIT_SKIP : 2;
+    }
+    print_choices(dev, (int)threads);
+
+    if (!file) {
         text = (unsigned char *)tut_host_alloc((size_t)n, "text");
         double t0 = tut_cpu_seconds();
         if (uniform) {
@@ -339,7 +463,6 @@ int main(int argc, char **argv)
     printf("CPU histogram of %s: %.2f ms; ' ' %llu, 'e' %llu, non-ASCII bytes %llu\n", source,
            cpu_ms, want.bins[' '], want.bins['e'], want.non_ascii);
 
-    tut_select_device(7, 0, TUT_NEED_NOTHING);
     int ok = 1;
     unsigned long long *d_bins = (unsigned long long *)tut_device_alloc(
         TEXT_BINS * sizeof(unsigned long long), "bins");

@@ -129,12 +129,18 @@ histogram_thread_private_atomic_kernel(const uint4 *vec, size_t nvec, const unsi
     thread_private_body(vec, nvec, tail, tail_bytes, bins, 1);
 }
 
-int histogram_thread_private_blocks_per_sm(void)
+kernel_cost histogram_thread_private_cost(int use_atomics)
 {
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, histogram_thread_private_kernel, THREADS, 0));
-    return per_sm;
+    static kernel_cost cost[2];
+    static int known[2] = {0, 0};
+    use_atomics = use_atomics ? 1 : 0;
+    if (!known[use_atomics]) {
+        cost[use_atomics] = kernel_cost_of(
+            use_atomics ? (const void *)histogram_thread_private_atomic_kernel
+                        : (const void *)histogram_thread_private_kernel);
+        known[use_atomics] = 1;
+    }
+    return cost[use_atomics];
 }
 
 static void launch_thread_private(const histogram_job *job, int use_atomics)
@@ -144,9 +150,17 @@ static void launch_thread_private(const histogram_job *job, int use_atomics)
         exit(2);
     }
     int blocks = job->blocks;
-    if (blocks <= 0)
-        blocks = histogram_thread_private_blocks_per_sm() * tut_current_device()->sm_count;
-    blocks = histogram_safe_blocks(job->n, blocks, THREADS);
+    if (blocks <= 0) { /* one wave: SMs x resident blocks */
+        char why[192];
+        blocks = atomics_wave_blocks(tut_current_device(),
+                                     histogram_thread_private_cost(use_atomics), THREADS, 0, why,
+                                     sizeof why);
+        if (blocks == 0) {
+            fprintf(stderr, "histogram_thread_private: %s\n", why);
+            exit(2);
+        }
+    }
+    blocks = histogram_safe_blocks(job->n, blocks);
     const size_t nvec = job->n / 16;
     const uint4 *vec = (const uint4 *)job->text;
     const unsigned char *tail = job->text + nvec * 16;

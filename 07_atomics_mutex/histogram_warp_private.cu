@@ -8,6 +8,8 @@
  *
  * Each thread reads 16 bytes at a time (uint4: one 128-bit load), two loads in flight, and the
  * grid is sized to fill the GPU once (SMs x resident blocks), each block striding over the text.
+ * The default number of copies is the most (up to 4) that keeps the most blocks resident
+ * (warp_private_default_copies): 4 where an SM holds 4 such blocks, 2 on a T4's 64 KiB SM.
  * The last n % 16 bytes are counted by block 0 with global atomics. */
 #include <stdint.h>
 
@@ -73,26 +75,22 @@ __global__ void histogram_warp_private_kernel(const unsigned char *text, size_t 
     }
 }
 
-static size_t warp_private_shared_bytes(int threads, int copies)
+kernel_cost histogram_warp_private_cost(void)
 {
-    return (size_t)(threads / 32) * copies * COPY_STRIDE * sizeof(unsigned int);
-}
-
-int histogram_warp_private_blocks_per_sm(int copies)
-{
-    int per_sm = 0;
-    size_t shared = warp_private_shared_bytes(WARP_PRIVATE_THREADS, copies);
-    CUDA_CHECK(cudaFuncSetAttribute(histogram_warp_private_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, histogram_warp_private_kernel, WARP_PRIVATE_THREADS, shared));
-    return per_sm;
+    static kernel_cost cost;
+    static int known = 0;
+    if (!known) {
+        cost = kernel_cost_of((const void *)histogram_warp_private_kernel);
+        known = 1;
+    }
+    return cost;
 }
 
 void histogram_warp_private(const histogram_job *job)
 {
-    const int threads = WARP_PRIVATE_THREADS;
-    const int copies = job->copies > 0 ? job->copies : 4;
+    const tut_device_info *dev = tut_current_device();
+    const kernel_cost cost = histogram_warp_private_cost();
+    const int copies = job->copies > 0 ? job->copies : warp_private_default_copies(dev, cost);
     if (copies > 32 || 32 % copies != 0) {
         fprintf(stderr, "histogram_warp_private: copies must divide 32 (got %d)\n", copies);
         exit(2);
@@ -101,15 +99,26 @@ void histogram_warp_private(const histogram_job *job)
         fprintf(stderr, "histogram_warp_private: the text must be 16-byte aligned\n");
         exit(2);
     }
-    const size_t shared = warp_private_shared_bytes(threads, copies);
-    int blocks = job->blocks;
-    if (blocks <= 0)
-        blocks = histogram_warp_private_blocks_per_sm(copies) * tut_current_device()->sm_count;
-    blocks = histogram_safe_blocks(job->n, blocks, threads);
-    CUDA_CHECK(cudaFuncSetAttribute(histogram_warp_private_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    const size_t shared = warp_private_shared_bytes(copies);
+    char why[192];
+    const int wave = atomics_wave_blocks(dev, cost, WARP_PRIVATE_THREADS, shared, why, sizeof why);
+    if (wave == 0) { /* the tuning skips such entries before they get here */
+        fprintf(stderr, "histogram_warp_private with %d copies: %s\n", copies, why);
+        exit(2);
+    }
+    /* Above 48 KiB a kernel must ask for its dynamic shared memory: once per size. */
+    static size_t allowed = 0;
+    if (shared > allowed) {
+        if (!tut_allow_dynamic_shared((const void *)histogram_warp_private_kernel, shared, why,
+                                      sizeof why)) {
+            fprintf(stderr, "histogram_warp_private: %s\n", why);
+            exit(2);
+        }
+        allowed = shared;
+    }
+    const int blocks = histogram_safe_blocks(job->n, job->blocks > 0 ? job->blocks : wave);
     CUDA_CHECK(cudaMemsetAsync(job->bins, 0, TEXT_BINS * sizeof(unsigned long long), 0));
-    histogram_warp_private_kernel<<<blocks, threads, shared>>>(job->text, job->n, job->bins,
-                                                               copies);
+    histogram_warp_private_kernel<<<blocks, WARP_PRIVATE_THREADS, shared>>>(job->text, job->n,
+                                                                            job->bins, copies);
     LAUNCH_CHECK();
 }

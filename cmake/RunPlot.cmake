@@ -1,7 +1,7 @@
 # cmake -DGNUPLOT=<gnuplot> -DSCRIPT=<x.gp> -DDATADIR=<csv dir> -DOUTDIR=<png dir>
 #       -DOUTPUTS=<a.png;b.png> -P RunPlot.cmake
 # Draws one plot script and checks that every PNG it promises exists and is not empty.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22)
 if(NOT GNUPLOT OR NOT EXISTS "${GNUPLOT}")
   message("[tutorial-skip] gnuplot not found (install it, e.g. apt-get install gnuplot-nox)")
   return()

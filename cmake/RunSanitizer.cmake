@@ -1,7 +1,7 @@
 # cmake -DSANITIZER=<compute-sanitizer> -DTOOL=<memcheck|racecheck|synccheck|initcheck>
 #       -DPROBE=<tutorial_gpu_probe> -P RunSanitizer.cmake -- <program> [args...]
 # Skips (77) where the tool or a GPU is missing; fails on any error the tool reports.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22)
 include(${CMAKE_CURRENT_LIST_DIR}/CommandAfterDashes.cmake)
 if(NOT SANITIZER OR NOT EXISTS "${SANITIZER}")
   message("[tutorial-skip] compute-sanitizer not found")

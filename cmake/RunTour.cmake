@@ -1,10 +1,26 @@
 # The tour: runs every chapter's demo in order, then draws its plots, then prints a summary.
 # A chapter whose demo exits 77 (no suitable GPU) is reported as skipped, with the reason the
 # program gave, and its plots are drawn from the committed results in docs/results/<chapter>/.
+# It starts with the setup check (toolkit, driver, GPU, code in this build, tools). With
+# -DUPDATE_RESULTS=ON the CSV files of every chapter that passed replace the committed ones in
+# docs/results/<chapter>/, so that all results come from one run of one build.
 # cmake -DSTEPS=<tour_steps.cmake> -DTOURDIR=<dir> -DRESULTS=<docs/results> -DGNUPLOT=<gnuplot>
-#       -P RunTour.cmake
-cmake_minimum_required(VERSION 3.25)
+#       [-DSETUP=<tutorial_setup_check>] [-DUPDATE_RESULTS=ON] -P RunTour.cmake
+cmake_minimum_required(VERSION 3.22)
 set(chapters)
+
+set(setup_status "not run")
+if(SETUP)
+  message("===== Setup check")
+  execute_process(COMMAND ${SETUP} RESULT_VARIABLE rc)
+  if(rc EQUAL 0)
+    set(setup_status "OK")
+  elseif(rc EQUAL 77)
+    set(setup_status "no usable GPU: the demos will skip")
+  else()
+    set(setup_status "a problem was found (see the setup check above)")
+  endif()
+endif()
 
 macro(tour_step chapter)
   if(NOT "${chapter}" IN_LIST chapters)
@@ -93,6 +109,7 @@ endforeach()
 
 set(failed FALSE)
 message("\n===== Tour summary")
+message("  setup: ${setup_status}")
 foreach(chapter IN LISTS chapters)
   set(line "${chapter}: ${status_${chapter}}")
   if(reason_${chapter})
@@ -107,6 +124,18 @@ foreach(chapter IN LISTS chapters)
   endif()
 endforeach()
 message("Results and plots are under ${TOURDIR}")
+if(UPDATE_RESULTS)
+  foreach(chapter IN LISTS chapters)
+    if(status_${chapter} STREQUAL "PASS")
+      file(GLOB csvs ${TOURDIR}/${chapter}/*.csv)
+      if(csvs)
+        file(COPY ${csvs} DESTINATION ${RESULTS}/${chapter})
+        list(LENGTH csvs count)
+        message("  ${chapter}: ${count} CSV files copied to ${RESULTS}/${chapter}")
+      endif()
+    endif()
+  endforeach()
+endif()
 if(failed OR plot_failed)
   message(FATAL_ERROR "some chapters or plots failed")
 endif()

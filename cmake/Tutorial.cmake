@@ -72,7 +72,7 @@ function(tutorial_test)
     endif()
     add_test(NAME ${T_NAME}
              COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=${T_EXPECT_EXIT} "-DEXPECT_OUTPUT=${T_EXPECT_OUTPUT}"
-                     -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- ${cmd})
+                     -DSKIP_OK=${T_GPU} -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- ${cmd})
   else()
     add_test(NAME ${T_NAME} COMMAND ${cmd})
   endif()
@@ -146,10 +146,14 @@ function(tutorial_finish_tour)
   get_property(programs GLOBAL PROPERTY TUTORIAL_PROGRAMS)
   list(JOIN lines "\n" content)
   file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/tour_steps.cmake CONTENT "${content}\n")
+  option(TUTORIAL_TOUR_UPDATES_RESULTS
+         "The tour copies its CSV files into docs/results (to regenerate the committed results)" OFF)
   set(run_tour ${CMAKE_COMMAND} -DSTEPS=${CMAKE_BINARY_DIR}/tour_steps.cmake
-      -DRESULTS=${PROJECT_SOURCE_DIR}/docs/results "-DGNUPLOT=${TUTORIAL_GNUPLOT}")
+      -DRESULTS=${PROJECT_SOURCE_DIR}/docs/results "-DGNUPLOT=${TUTORIAL_GNUPLOT}"
+      "-DSETUP=$<TARGET_FILE:tutorial_setup_check>")
   add_custom_target(tour
-    COMMAND ${run_tour} -DTOURDIR=${CMAKE_BINARY_DIR}/tour -P ${TUTORIAL_CMAKE_DIR}/RunTour.cmake
+    COMMAND ${run_tour} -DTOURDIR=${CMAKE_BINARY_DIR}/tour -DUPDATE_RESULTS=${TUTORIAL_TOUR_UPDATES_RESULTS}
+            -P ${TUTORIAL_CMAKE_DIR}/RunTour.cmake
     USES_TERMINAL
     COMMENT "The tour: every chapter's demo, its results and its plots")
   # The tour as a machine without a GPU sees it (every demo skips, every plot is drawn from
@@ -160,7 +164,39 @@ function(tutorial_finish_tour)
   set_tests_properties(tour.without_gpu PROPERTIES LABELS "tour;cpu" ENVIRONMENT
                        "CUDA_VISIBLE_DEVICES=-1" PASS_REGULAR_EXPRESSION "===== Tour summary"
                        FAIL_REGULAR_EXPRESSION "CMake Error|: FAIL")
+  add_dependencies(tour tutorial_setup_check)
   if(programs)
     add_dependencies(tour ${programs})
   endif()
+  # The declared mutants, one "chapter|name|description" a line, for cmake/run_mutants.sh.
+  get_property(mutants GLOBAL PROPERTY TUTORIAL_MUTANTS)
+  list(JOIN mutants "\n" mutant_lines)
+  file(WRITE ${CMAKE_BINARY_DIR}/mutants.txt "${mutant_lines}\n")
+  set(TUTORIAL_MUTANT_ARCHS "native" CACHE STRING "Architectures of the mutant builds")
+  add_custom_target(mutants
+    COMMAND bash ${TUTORIAL_CMAKE_DIR}/run_mutants.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}
+            "${TUTORIAL_MUTANT_ARCHS}"
+    USES_TERMINAL
+    COMMENT "Mutants: each deliberately broken kernel must fail one of its chapter's tests")
+endfunction()
+
+# Mutants: deliberately broken versions of a chapter's kernels, selected at compile time, that the
+# chapter's tests must catch (the suite's measure of its own tests).
+#
+#   tutorial_mutant(NAME vecadd_lost_tail DESCRIPTION "the last element is never added")
+#
+# declares TUT_MUTANT_VECADD_LOST_TAIL, which the chapter's source tests with #ifdef. A build
+# configured with -DTUTORIAL_MUTANT=vecadd_lost_tail compiles every target with that macro;
+# `cmake --workflow --preset mutants` builds each declared mutant and runs its chapter's tests
+# (cmake/run_mutants.sh). A CPU test checks that each declared macro appears in the chapter's
+# sources, so that a misspelt mutant cannot survive by changing nothing.
+function(tutorial_mutant)
+  cmake_parse_arguments(M "" "NAME;DESCRIPTION" "" ${ARGN})
+  _tutorial_chapter(chapter)
+  string(TOUPPER "TUT_MUTANT_${M_NAME}" macro)
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_MUTANTS "${chapter}|${M_NAME}|${M_DESCRIPTION}")
+  add_test(NAME ${chapter}.mutant_declared.${M_NAME}
+           COMMAND ${CMAKE_COMMAND} -DMACRO=${macro} -DDIR=${CMAKE_CURRENT_SOURCE_DIR}
+                   -P ${TUTORIAL_CMAKE_DIR}/CheckMutantUsed.cmake)
+  set_tests_properties(${chapter}.mutant_declared.${M_NAME} PROPERTIES LABELS "${chapter};cpu;mutant")
 endfunction()

@@ -3,6 +3,10 @@
 
 #include "csv.h"
 
+#include "commit.h" /* TUT_GIT_COMMIT, written at build time (cmake/WriteCommit.cmake) */
+
+#include <cuda_runtime_api.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -38,6 +42,25 @@ int tut_make_dirs(const char *path)
     return 0;
 }
 
+/* Where a result came from: the commit built, the toolkit, the GPU (and its emulated limits). */
+static void write_provenance(FILE *f)
+{
+    fprintf(f, "# commit: %s\n", TUT_GIT_COMMIT);
+    int driver = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess)
+        driver = 0;
+    fprintf(f, "# toolkit: CUDA %d.%d (driver supports %d.%d)\n", CUDART_VERSION / 1000,
+            CUDART_VERSION % 1000 / 10, driver / 1000, driver % 1000 / 10);
+    const tut_device_info *dev = tut_current_device();
+    if (!dev->name[0])
+        return;
+    fprintf(f, "# device: %s, %d SMs, compute capability %d.%d\n", dev->name, dev->sm_count,
+            dev->major, dev->minor);
+    if (dev->emulated[0])
+        fprintf(f, "# emulated: launch choices used a %s's limits; timings are of the GPU above\n",
+                dev->emulated);
+}
+
 tut_csv *tut_csv_open(const char *dir, const char *name, const char *header)
 {
     if (!dir)
@@ -56,10 +79,7 @@ tut_csv *tut_csv_open(const char *dir, const char *name, const char *header)
     const time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     fprintf(csv->file, "# date: %s\n", date);
-    const tut_device_info *dev = tut_current_device();
-    if (dev->name[0])
-        fprintf(csv->file, "# device: %s, %d SMs, compute capability %d.%d\n", dev->name,
-                dev->sm_count, dev->major, dev->minor);
+    write_provenance(csv->file);
     fprintf(csv->file, "%s\n", header);
     return csv;
 }

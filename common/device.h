@@ -1,10 +1,18 @@
-/* Finding a GPU, or saying clearly why there is none.
+/* Finding a GPU, or saying clearly why there is none; and its limits, in one place.
  *
- *   int dev = tut_select_device(7, 5, TUT_NEED_NOTHING);
+ *   tut_select_device(TUT_NEED_NOTHING);
+ *   const tut_device_info *dev = tut_current_device();
  *
  * prints "GPU 0: NVIDIA H200, 132 SMs, 139.8 GiB, compute capability 9.0" and makes the device
- * current. With no usable GPU (no driver, no device, too old, missing feature) it prints the
- * reason and exits with 77, which ctest and the tour count as "skipped". */
+ * current. With no usable GPU it prints the reason and exits with 77, which ctest and the tour
+ * count as "skipped": no driver, no device, a GPU older than the oldest this build supports, a
+ * GPU this build holds no code for (with the rebuild command), a missing feature.
+ *
+ * Every launch configuration in the suite is derived from the limits in tut_device_info (through
+ * occupancy.h), never from one GPU's numbers. Setting TUT_EMULATE_GPU=T4 (or any name in
+ * gpu_table.h) makes those limits, and the compute capability that feature choices use, a named
+ * smaller GPU's: the programs then choose what they would choose there. Timings stay this GPU's
+ * and are labelled so. */
 #ifndef TUTORIAL_DEVICE_H
 #define TUTORIAL_DEVICE_H
 
@@ -23,27 +31,69 @@ enum {
 /* The exit code for "no suitable GPU: skipped". */
 #define TUT_EXIT_SKIP 77
 
+/* The environment variable that picks an emulated GPU profile. */
+#define TUT_EMULATE_ENV "TUT_EMULATE_GPU"
+
 typedef struct {
     int id;
-    char name[256];
+    char name[256];        /* the real GPU's name, with " (limits of a T4)" when emulating */
+    int major, minor;      /* the compute capability feature choices use (emulated if so) */
+    int real_major, real_minor;
+    char emulated[32];     /* the profile's name, "" when the limits are the GPU's own */
+
     int sm_count;
-    int major, minor;
-    size_t total_bytes;
-    size_t l2_bytes;
+    int warp_size;
+    int max_threads_per_block;
     int max_threads_per_sm;
-    size_t shared_per_block_optin; /* the most dynamic shared memory a block may ask for */
+    int max_blocks_per_sm;
+    int regs_per_sm;       /* 32-bit registers */
+    int regs_per_block;
+    size_t shared_per_sm;             /* the most shared memory an SM holds, all blocks */
+    size_t shared_per_block;          /* without opting in: 48 KiB */
+    size_t shared_per_block_optin;    /* the most dynamic shared memory a block may ask for */
+    size_t reserved_shared_per_block; /* what the system keeps per block (1 KiB from 8.0) */
+    size_t l2_bytes;
+    size_t total_bytes;
+    int cooperative_launch;           /* 1 if grid-wide sync is supported */
+    int async_engines;                /* copy engines */
 } tut_device_info;
 
-/* Returns 1 and fills *info when a device meeting the needs exists; otherwise 0 with the reason
- * in why[]. Prints nothing and never exits: the probe and the tests use it. */
-int tut_find_device(int min_major, int min_minor, unsigned needs, tut_device_info *info,
-                    char *why, size_t why_len);
+/* Returns 1 and fills *info when a device meeting the needs exists and this build can run on it;
+ * otherwise 0 with the reason in why[]. Applies TUT_EMULATE_GPU. Prints nothing; exits (2) only
+ * when TUT_EMULATE_GPU names no known profile. The probe and the tests use it. */
+int tut_find_device(unsigned needs, tut_device_info *info, char *why, size_t why_len);
 
 /* Finds and selects a device, prints one line about it, returns its id; exits 77 if none. */
-int tut_select_device(int min_major, int min_minor, unsigned needs);
+int tut_select_device(unsigned needs);
 
 /* The info of the device tut_select_device picked (valid after it returned). */
 const tut_device_info *tut_current_device(void);
+
+/* 1 if the device's compute capability (emulated, if so) is at least major.minor. Programs use it
+ * to choose a feature (cp.async needs 8.0) and say the fallback when it is missing. */
+int tut_device_has_cc(const tut_device_info *dev, int major, int minor);
+
+/* Replaces dev's limits with those of `profile` (a GPU from gpu_table.h), never above the real
+ * ones, and labels dev as emulating it. Exposed for the CPU tests. */
+void tut_apply_profile(tut_device_info *dev, const tut_device_info *profile);
+
+/* ---- What this build carries code for (pure functions of the architecture list) ---------- */
+
+/* The oldest compute capability the build carries code for, as 10*major+minor (e.g. 75), from
+ * the architecture list CMake compiled in; 0 when the list does not say (e.g. "native"). */
+int tut_build_min_cc(void);
+
+/* The architecture list this build was compiled for, e.g. "75-real;80-real;...;120-virtual". */
+const char *tut_build_archs(void);
+
+enum { TUT_CODE_NONE = 0, TUT_CODE_PTX = 1, TUT_CODE_NATIVE = 2, TUT_CODE_UNKNOWN = 3 };
+
+/* Whether a CMake architecture list holds native code (a cubin that runs on major.minor), only
+ * PTX the driver can compile for it, or nothing for it. */
+int tut_archs_code_for(const char *archs, int major, int minor);
+
+/* The smallest compute capability (10*major+minor) named in an architecture list, 0 if none. */
+int tut_archs_min_cc(const char *archs);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@ int main(void)
 {
     char why[512];
     tut_device_info info;
-    if (!tut_find_device(0, 0, TUT_NEED_NOTHING, &info, why, sizeof why)) {
+    if (!tut_find_device(TUT_NEED_NOTHING, &info, why, sizeof why)) {
         printf("%s\n", why);
         return TUT_EXIT_SKIP;
     }

@@ -30,6 +30,20 @@ double tut_median(double *values, int n)
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+/* Runs a batch: `calls` back-to-back calls of one work function (see tut_time_gpu_batched). */
+typedef struct {
+    tut_work_fn work;
+    void *arg;
+    int calls;
+} work_batch;
+
+static void run_batch(void *arg)
+{
+    const work_batch *b = arg;
+    for (int i = 0; i < b->calls; ++i)
+        b->work(b->arg);
+}
+
 tut_timing tut_time_gpu(tut_work_fn work, void *arg, int warmup, int reps)
 {
     if (reps < 1)
@@ -60,5 +74,26 @@ tut_timing tut_time_gpu(tut_work_fn work, void *arg, int warmup, int reps)
     t.min_ms = ms[0];
     t.max_ms = ms[reps - 1];
     free(ms);
+    return t;
+}
+
+tut_timing tut_time_gpu_batched(tut_work_fn work, void *arg, int warmup, int batches, int calls)
+{
+    if (calls <= 0) {
+        const tut_timing one = tut_time_gpu(work, arg, warmup, 3);
+        const double want_ms = 2.0;
+        calls = one.median_ms > 0 ? (int)(want_ms / one.median_ms) + 1 : 1000;
+        if (calls > 1000)
+            calls = 1000;
+        warmup = 0; /* tut_time_gpu warmed up already */
+    }
+    /* A batch is itself a work function: tut_time_gpu times it and we divide. */
+    work_batch b = {work, arg, calls};
+    for (int i = 0; i < warmup; ++i)
+        work(arg);
+    tut_timing t = tut_time_gpu(run_batch, &b, 0, batches);
+    t.median_ms /= calls;
+    t.min_ms /= calls;
+    t.max_ms /= calls;
     return t;
 }

@@ -29,6 +29,13 @@ typedef struct {
  * events; returns the median, min and max in milliseconds. */
 tut_timing tut_time_gpu(tut_work_fn work, void *arg, int warmup, int reps);
 
+/* The fair way to compare a kernel with a library or a ceiling: both timed by this function.
+ * Each of `batches` timed regions holds `calls` back-to-back calls of work(arg) between one pair
+ * of events, so the launch latency of the first call is spread over all of them; the result is
+ * per call (median, min and max over the batches). calls = 0 picks enough calls for a batch of
+ * about 2 ms (at most 1000). */
+tut_timing tut_time_gpu_batched(tut_work_fn work, void *arg, int warmup, int batches, int calls);
+
 /* A monotonic host clock, in seconds, for CPU references and whole-program wall times. */
 double tut_cpu_seconds(void);
 

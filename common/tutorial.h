@@ -10,5 +10,7 @@
 #include "options.h"
 #include "rng.h"
 #include "timer.h"
+#include "gpu_table.h"
+#include "occupancy.h"
 
 #endif

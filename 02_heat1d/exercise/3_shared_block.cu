@@ -5,9 +5,9 @@
  * __syncthreads(), a hardware barrier of a few tens of cycles, instead of a grid-wide barrier
  * that goes through global memory (about a microsecond), or a kernel launch (a few).
  *
- * It applies while 2 n doubles fit in one block's shared memory (227 KB on Hopper: 14,000-odd
- * points); the caller refuses larger rods. It also runs on one SM of the GPU's 132: it is the
- * right choice for a small rod and the wrong one for a large one. */
+ * It applies while 2 n doubles fit in one block's shared memory (64 KB on a T4: 4096 points;
+ * 227 KB on an H100: 14,528); the caller refuses larger rods. It also runs on one SM of the
+ * GPU's dozens: it is the right choice for a small rod and the wrong one for a large one. */
 #include "heat1d.h"
 #include "tutorial.h"
 
@@ -42,21 +42,25 @@ __global__ void heat_shared_block_kernel(const double *__restrict__ in, double *
 
 size_t heat_shared_block_capacity(void)
 {
-    return tut_current_device()->shared_per_block_optin / (2 * sizeof(double));
+    return heat_shared_block_capacity_on(tut_current_device(),
+                                         heat_cost_of((const void *)heat_shared_block_kernel));
+}
+
+/* One point per thread up to a block's limit, whole warps; 2 n doubles of dynamic shared memory,
+ * which beyond 48 KB the kernel must be allowed to ask for (up to this GPU's opt-in limit). */
+int heat_shared_block_prepare(heat_job *job, char *why, size_t len)
+{
+    const void *kernel = (const void *)heat_shared_block_kernel;
+    return heat_config_shared_block(tut_current_device(), heat_cost_of(kernel), job->n,
+                                    job->threads, &job->launch, why, len) &&
+           tut_allow_dynamic_shared(kernel, job->launch.shared_bytes, why, len);
 }
 
 double *heat_run_shared_block(const heat_job *job)
 {
-    const size_t bytes = 2 * job->n * sizeof(double);
-    /* Beyond 48 KB a block must opt in to more dynamic shared memory. */
-    CUDA_CHECK(cudaFuncSetAttribute(heat_shared_block_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-    /* One point per thread up to 1024 threads (a block's limit), whole warps. */
-    int threads = job->threads;
-    if (threads == 0)
-        threads = job->n >= 1024 ? 1024 : (int)(job->n + 31) / 32 * 32;
-    heat_shared_block_kernel<<<1, threads, bytes>>>(job->a, job->b, (int)job->n, job->steps,
-                                                    job->k);
+    const heat_launch *l = &job->launch;
+    heat_shared_block_kernel<<<1, l->threads, l->shared_bytes>>>(job->a, job->b, (int)job->n,
+                                                                 job->steps, job->k);
     LAUNCH_CHECK();
     return job->b;
 }

@@ -7,18 +7,25 @@ set terminal pngcairo size 900,560 font ',11'
 set output outdir.'/chunks.png'
 file = datadir.'/variants.csv'
 
-# the benchmark's chunk sweep: pinned pipelines with streams = min(chunks, 4)
+# the benchmark's chunk sweep: pinned pipelines with streams = min(chunks, S), where S, the
+# plan's streams (from the GPU's copy engines), is read from the data: the streams of the
+# pipeline with the most chunks
+pinned_depth(k) = strcol('kernel') eq k && strcol('variant') eq 'depth' && strcol('host') eq 'pinned'
 in_sweep(k, v) = strcol('kernel') eq k && strcol('variant') eq v && strcol('host') eq 'pinned' \
-                 && column('streams') == (column('chunks') < 4 ? column('chunks') : 4)
+                 && column('streams') == (column('chunks') < S ? column('chunks') : S)
 serial(k) = strcol('kernel') eq k && strcol('variant') eq 'serial' ? column('ratio_to_bound') : NaN
 
 set multiplot layout 1,2 title 'pipelined time / bound (the slowest stage alone); lower is better'
 set logscale x 2
-set xlabel 'chunks (streams = min(chunks, 4))'
 set grid
 set key top right
 do for [k in 'add mix'] {
     set yrange [*:*]    # stats obeys the ranges
+    stats file using (pinned_depth(k) ? column('chunks') : NaN) nooutput
+    most = STATS_max
+    stats file using (pinned_depth(k) && column('chunks') == most ? column('streams') : NaN) nooutput
+    S = int(STATS_max)
+    set xlabel sprintf('chunks (streams = min(chunks, %d))', S)
     stats file using (serial(k)) nooutput
     s = STATS_max
     set title sprintf('%s kernel (serial = %.2fx the bound)', k eq 'add' ? 'vector add' : 'mixing', s)

@@ -29,11 +29,31 @@ __global__ void histogram_shared_kernel(const unsigned char *text, size_t n,
     }
 }
 
+kernel_cost histogram_shared_cost(void)
+{
+    static kernel_cost cost;
+    static int known = 0;
+    if (!known) {
+        cost = kernel_cost_of((const void *)histogram_shared_kernel);
+        known = 1;
+    }
+    return cost;
+}
+
 void histogram_shared(const histogram_job *job)
 {
-    int threads = job->threads > 0 ? job->threads : 128;
-    int blocks = job->blocks > 0 ? job->blocks : 32 * tut_current_device()->sm_count;
-    blocks = histogram_safe_blocks(job->n, blocks, threads);
+    const tut_device_info *dev = tut_current_device();
+    const int threads = job->threads > 0 ? job->threads : SIMPLE_THREADS;
+    int blocks = job->blocks;
+    if (blocks <= 0) { /* one wave of blocks, each with its own bins */
+        char why[192];
+        blocks = atomics_wave_blocks(dev, histogram_shared_cost(), threads, 0, why, sizeof why);
+        if (blocks == 0) {
+            fprintf(stderr, "histogram_shared: %s\n", why);
+            exit(2);
+        }
+    }
+    blocks = histogram_safe_blocks(job->n, blocks);
     CUDA_CHECK(cudaMemsetAsync(job->bins, 0, TEXT_BINS * sizeof(unsigned long long), 0));
     histogram_shared_kernel<<<blocks, threads>>>(job->text, job->n, job->bins);
     LAUNCH_CHECK();

@@ -10,6 +10,7 @@ set title 'Dot product of float32 vectors: bytes read per second'
 set style fill solid 0.8 border -1
 set boxwidth 0.7
 set grid ytics
+set key autotitle columnhead  # the first line names the columns: not a bar
 set key off
 set yrange [0:*]
 set xrange [-0.6:5.6]

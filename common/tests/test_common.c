@@ -265,17 +265,22 @@ static void test_memory(void)
     free(p);
 }
 
-/* With no GPU the finder must say why; with one, its description must be sane. */
+/* With no GPU the finder must say why; with one, its limits must be sane. */
 static void test_device(void)
 {
-    char why[512] = "";
+    char why[768] = "";
     tut_device_info info;
-    if (tut_find_device(0, 0, TUT_NEED_NOTHING, &info, why, sizeof why)) {
+    if (tut_find_device(TUT_NEED_NOTHING, &info, why, sizeof why)) {
         printf("  found GPU %s, %d SMs, cc %d.%d\n", info.name, info.sm_count, info.major,
                info.minor);
         EXPECT(info.sm_count > 0 && info.major >= 3 && info.total_bytes > 0 && info.name[0]);
-        EXPECT(!tut_find_device(99, 0, TUT_NEED_NOTHING, &info, why, sizeof why));
-        EXPECT(strstr(why, "compute capability") != NULL);
+        EXPECT(info.warp_size == 32 && info.max_threads_per_block >= 1024);
+        EXPECT(info.max_threads_per_sm >= 1024 && info.max_blocks_per_sm >= 16);
+        EXPECT(info.regs_per_sm >= 65536 && info.shared_per_block == 48 * 1024);
+        EXPECT(info.shared_per_block_optin >= info.shared_per_block);
+        EXPECT(info.shared_per_sm >= info.shared_per_block_optin);
+        EXPECT(tut_archs_code_for(tut_build_archs(), info.real_major, info.real_minor) !=
+               TUT_CODE_NONE);
     } else {
         printf("  no GPU: %s\n", why);
         EXPECT(strncmp(why, "no usable CUDA GPU", 18) == 0);

@@ -1,0 +1,75 @@
+/* Step 11's launch choices from the GPU's limits: see launch_config.h. */
+#include "launch_config.h"
+
+#include <stdio.h>
+
+static const struct {
+    const char *name;
+    int rows, cols;
+} tiles[PIPELINED_TILE_COUNT] = {
+    [PIPELINED_128X128] = {"128x128", 128, 128},
+    [PIPELINED_64X128] = {"64x128", 64, 128},
+    [PIPELINED_64X128_S2] = {"64x128_s2", 64, 128},
+};
+
+const char *pipelined_tile_name(pipelined_tile tile)
+{
+    return tiles[tile].name;
+}
+
+int pipelined_tile_rows(pipelined_tile tile)
+{
+    return tiles[tile].rows;
+}
+
+int pipelined_tile_cols(pipelined_tile tile)
+{
+    return tiles[tile].cols;
+}
+
+int pipelined_async_copy(const tut_device_info *dev)
+{
+    return tut_device_has_cc(dev, 8, 0);
+}
+
+static long long grid_blocks(pipelined_tile tile, int M, int N)
+{
+    const long long rows = (M + (long long)tiles[tile].rows - 1) / tiles[tile].rows;
+    const long long cols = (N + (long long)tiles[tile].cols - 1) / tiles[tile].cols;
+    return rows * cols;
+}
+
+static pipelined_choice make_choice(const tut_device_info *dev, pipelined_tile tile, int M, int N,
+                                    int per_sm)
+{
+    pipelined_choice c = {.tile = tile,
+                          .block_rows = tiles[tile].rows,
+                          .block_cols = tiles[tile].cols,
+                          .blocks = grid_blocks(tile, M, N),
+                          .blocks_per_sm = per_sm,
+                          .async_copy = pipelined_async_copy(dev)};
+    return c;
+}
+
+pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
+                                  const tut_kernel_use use[PIPELINED_TILE_COUNT])
+{
+    const int big = tut_blocks_per_sm(dev, use[PIPELINED_128X128]);
+    const int small3 = tut_blocks_per_sm(dev, use[PIPELINED_64X128]);
+    const int small2 = tut_blocks_per_sm(dev, use[PIPELINED_64X128_S2]);
+    /* The better small tile: more blocks per SM hide more latency; 3 stages on a tie. */
+    const pipelined_tile small = small2 > small3 ? PIPELINED_64X128_S2 : PIPELINED_64X128;
+    const int small_per_sm = small2 > small3 ? small2 : small3;
+
+    if (big > 0 && (grid_blocks(PIPELINED_128X128, M, N) >= (long long)big * dev->sm_count ||
+                    small_per_sm == 0))
+        return make_choice(dev, PIPELINED_128X128, M, N, big);
+    return make_choice(dev, small, M, N, small_per_sm);
+}
+
+const char *pipelined_choice_text(const pipelined_choice *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s: %d blocks/SM, %s", tiles[c->tile].name, c->blocks_per_sm,
+             c->async_copy ? "cp.async" : "plain loads");
+    return buf;
+}

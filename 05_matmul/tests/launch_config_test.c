@@ -1,0 +1,266 @@
+/* The chapter's launch configurations on every GPU of gpu_table.h, without a GPU:
+ *   1. every kernel fits each GPU (threads, registers, shared memory), or is one the driver skips
+ *      there with a reason (pipelined_bk32 on a T4), with the registers the compiler reported
+ *      for the code that GPU runs and with the most its __launch_bounds__ allow;
+ *   2. step 11's tile choice (launch_pipelined) at every size the benchmark runs is sensible:
+ *      128 x 128 only when its grid fills every slot of the first wave, else the 64 x 128
+ *      configuration with the most blocks per SM; cp.async exactly from compute capability 8.0;
+ *      and on an H100/H200 the same choice as the rule the committed timings were taken with;
+ *   3. every benchmark size fits the GPU's memory, with room for padded copies.
+ * Prints a table per GPU. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_table.h"
+#include "launch_config.h"
+#include "occupancy.h"
+
+static int failures = 0;
+#define EXPECT(cond)                                                                          \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
+            printf("  FAILED at line %d: %s\n", __LINE__, #cond);                           \
+            ++failures;                                                                       \
+        }                                                                                     \
+    } while (0)
+
+/* The cubins of the default build (cmake/Architectures.cmake, CUDA 13): sm_75, sm_80 (which
+ * also runs on 8.6 and 8.9), sm_90, sm_100, sm_120. */
+enum { SM75, SM80, SM90, SM100, SM120, CUBINS };
+static const char *const cubin_names[CUBINS] = {"sm_75", "sm_80", "sm_90", "sm_100", "sm_120"};
+
+/* Every kernel of the chapter: threads per block and static shared memory (from the sources;
+ * the compiler reports the same), dynamic shared memory, registers per thread per cubin and the
+ * most registers its __launch_bounds__ allow (255 without a bound). Registers are what ptxas
+ * reported for this chapter's build (CUDA 13.0, -O3), i.e. `nvcc --resource-usage` on each
+ * kernel file, the figures `cuobjdump --dump-resource-usage matmul_demo` prints, 2026-11-22.
+ * For pipelined_*, the cp.async instantiation on sm_80 and later (the plain one for
+ * pipelined_plain) and the plain one on sm_75; the two differ by at most 6 registers and both
+ * stay under the cap of 128. */
+typedef struct {
+    const char *name;
+    int threads;
+    size_t static_shared, dynamic_shared;
+    int regs[CUBINS];
+    int cap;
+} kernel_shape;
+
+#define PL_SHARED(bm, bk, stages) PIPELINED_SHARED_BYTES(bm, 128, bk, stages)
+
+static const kernel_shape kernels[] = {
+    {"naive_strided", 256, 0, 0, {52, 32, 32, 32, 40}, 255},
+    {"naive", 256, 0, 0, {52, 32, 32, 32, 40}, 255},
+    {"kahan", 256, 0, 0, {51, 32, 32, 32, 40}, 255},
+    {"row_shared", 256, 8192, 0, {64, 32, 40, 32, 36}, 255},
+    {"tiled", 256, 2048, 0, {40, 32, 32, 40, 46}, 255},
+    {"tiled_padded", 256, 2048, 0, {60, 32, 32, 40, 40}, 255},
+    {"blocktile_1d", 512, 4096, 0, {68, 46, 50, 64, 49}, 128},
+    {"blocktile_2d", 256, 8192, 0, {130, 130, 148, 128, 128}, 255},
+    {"vectorized", 256, 8320, 0, {143, 143, 119, 125, 123}, 255},
+    {"warptiled_bk8", 256, 16640, 0, {127, 127, 128, 128, 128}, 128},
+    {"warptiled_bk16", 256, 33280, 0, {128, 128, 128, 128, 128}, 128},
+    {"warptiled_w64x32_bk16", 256, 33280, 0, {128, 128, 128, 128, 128}, 128},
+    {"warptiled_64x64_bk8", 128, 16640, 0, {216, 215, 227, 229, 229}, 255},
+    {"warptiled_64x64_bk16", 128, 33280, 0, {239, 238, 241, 251, 251}, 255},
+    {"warptiled_128x256", 256, 24832, 0, {214, 212, 219, 237, 231}, 255},
+    {"pipelined_128x128", 256, PL_SHARED(128, 16, 2), 0, {128, 128, 122, 127, 127}, 128},
+    {"pipelined_plain", 256, PL_SHARED(128, 16, 2), 0, {128, 128, 128, 122, 122}, 128},
+    {"pipelined_128x128_s3", 256, PL_SHARED(128, 16, 3), 0, {128, 128, 122, 127, 127}, 128},
+    {"pipelined_nofdb", 256, PL_SHARED(128, 16, 2), 0, {127, 127, 128, 128, 128}, 128},
+    {"pipelined_rowmajor", 256, PL_SHARED(128, 16, 2), 0, {127, 127, 123, 127, 127}, 128},
+    {"pipelined_amap", 256, PL_SHARED(128, 16, 2), 0, {128, 128, 122, 127, 127}, 128},
+    {"pipelined_bk8", 256, PL_SHARED(128, 8, 4), 0, {127, 127, 128, 127, 127}, 128},
+    {"pipelined_bk32", 256, 0, PL_SHARED(128, 32, 2), {128, 128, 128, 127, 127}, 128},
+    {"pipelined_64x128", 128, PL_SHARED(64, 16, 3), 0, {126, 128, 122, 127, 127}, 128},
+    {"pipelined_64x128_s2", 128, PL_SHARED(64, 16, 2), 0, {128, 128, 124, 128, 128}, 128},
+};
+#define KERNEL_COUNT ((int)(sizeof kernels / sizeof kernels[0]))
+
+static const kernel_shape *kernel(const char *name)
+{
+    for (int i = 0; i < KERNEL_COUNT; ++i)
+        if (strcmp(kernels[i].name, name) == 0)
+            return &kernels[i];
+    return NULL;
+}
+
+/* The cubin a GPU runs; -1 for the V100 (sm_70, in CUDA 12 builds only: not compiled here). */
+static int cubin_of(const tut_device_info *gpu)
+{
+    switch (gpu->major) {
+    case 7: return gpu->minor >= 5 ? SM75 : -1;
+    case 8: return SM80;
+    case 9: return SM90;
+    case 10: return SM100;
+    case 12: return SM120;
+    default: return -1;
+    }
+}
+
+static tut_kernel_use use_of(const kernel_shape *k, int regs)
+{
+    tut_kernel_use u = {.threads = k->threads,
+                        .regs_per_thread = regs,
+                        .static_shared = k->static_shared,
+                        .dynamic_shared = k->dynamic_shared};
+    return u;
+}
+
+/* The registers a kernel uses on this GPU: the compiler's figure, or the cap where unknown. */
+static int regs_on(const tut_device_info *gpu, const kernel_shape *k)
+{
+    const int c = cubin_of(gpu);
+    return c < 0 ? k->cap : k->regs[c];
+}
+
+/* 1. Every kernel fits, or is pipelined_bk32 on a GPU whose blocks have too little shared memory. */
+static void check_kernels(const tut_device_info *gpu)
+{
+    int fewest = 1 << 30, skipped = 0;
+    const char *fewest_name = "";
+    for (int i = 0; i < KERNEL_COUNT; ++i) {
+        const kernel_shape *k = &kernels[i];
+        char why[200];
+        const tut_kernel_use u = use_of(k, regs_on(gpu, k));
+        const int fits = tut_kernel_fits(gpu, u, why, sizeof why);
+        const int by_shared = k->static_shared + k->dynamic_shared <= gpu->shared_per_block_optin;
+        EXPECT(fits == by_shared); /* shared memory is the only limit any kernel can miss */
+        if (!fits) {
+            EXPECT(strcmp(k->name, "pipelined_bk32") == 0);
+            printf("  %-22s skipped here: %s\n", k->name, why);
+            EXPECT(strstr(why, "66560") != NULL);
+            ++skipped;
+            continue;
+        }
+        const int per_sm = tut_blocks_per_sm(gpu, u);
+        EXPECT(per_sm >= 1);
+        /* The same with the most registers the compiler may use: still fits. */
+        EXPECT(tut_blocks_per_sm(gpu, use_of(k, k->cap)) >= 1);
+        if (per_sm < fewest) {
+            fewest = per_sm;
+            fewest_name = k->name;
+        }
+    }
+    printf("  %s %d kernels fit; fewest blocks per SM: %d (%s)\n", skipped ? "the other" : "all",
+           KERNEL_COUNT - skipped, fewest, fewest_name);
+}
+
+static tut_kernel_use pipelined_use(const tut_device_info *gpu, pipelined_tile t)
+{
+    static const char *names[PIPELINED_TILE_COUNT] = {
+        [PIPELINED_128X128] = "pipelined_128x128",
+        [PIPELINED_64X128] = "pipelined_64x128",
+        [PIPELINED_64X128_S2] = "pipelined_64x128_s2",
+    };
+    const kernel_shape *k = kernel(names[t]);
+    return use_of(k, regs_on(gpu, k));
+}
+
+static long long grid_of(pipelined_tile t, int M, int N)
+{
+    const int r = pipelined_tile_rows(t), c = pipelined_tile_cols(t);
+    return (long long)((M + r - 1) / r) * ((N + c - 1) / c);
+}
+
+/* 2. Step 11's choice at every size of the benchmark. */
+static void check_pipelined(const tut_device_info *gpu)
+{
+    static const int sizes[][2] = {{256, 256},   {512, 512},   {1000, 1000}, {1024, 1024},
+                                   {2048, 2048}, {3072, 3072}, {4096, 4096}, {6000, 4000},
+                                   {6144, 6144}, {8192, 8192}};
+    tut_kernel_use use[PIPELINED_TILE_COUNT];
+    int per_sm[PIPELINED_TILE_COUNT];
+    for (int t = 0; t < PIPELINED_TILE_COUNT; ++t) {
+        use[t] = pipelined_use(gpu, (pipelined_tile)t);
+        per_sm[t] = tut_blocks_per_sm(gpu, use[t]);
+        EXPECT(per_sm[t] >= 1);
+        printf("  pipelined_%-9s %d blocks/SM (limited by %s)\n",
+               pipelined_tile_name((pipelined_tile)t), per_sm[t],
+               tut_occupancy_limiter(gpu, use[t]));
+    }
+    const int best_small = per_sm[PIPELINED_64X128_S2] > per_sm[PIPELINED_64X128]
+                               ? per_sm[PIPELINED_64X128_S2]
+                               : per_sm[PIPELINED_64X128];
+    const long long slots = (long long)per_sm[PIPELINED_128X128] * gpu->sm_count;
+    printf("  size        tile       blocks  waves  copy\n");
+    for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); ++i) {
+        const int M = sizes[i][0], N = sizes[i][1];
+        const pipelined_choice c = pipelined_choose(gpu, M, N, use);
+        const long long resident = (long long)c.blocks_per_sm * gpu->sm_count;
+        printf("  %4dx%-5d  %-9s  %6lld  %5.2f  %s\n", M, N, pipelined_tile_name(c.tile),
+               c.blocks, (double)c.blocks / (double)resident,
+               c.async_copy ? "cp.async" : "plain loads");
+        EXPECT(c.blocks == grid_of(c.tile, M, N));
+        EXPECT(c.blocks_per_sm == per_sm[c.tile]);
+        EXPECT(c.async_copy == (gpu->major >= 8));
+        if (c.tile == PIPELINED_128X128) {
+            /* The big tile only when no SM idles in the first wave. */
+            EXPECT(c.blocks >= slots);
+        } else {
+            /* The big tile would leave slots idle; the small one keeps the most blocks. */
+            EXPECT(grid_of(PIPELINED_128X128, M, N) < slots);
+            EXPECT(c.blocks_per_sm == best_small);
+            EXPECT(c.blocks > grid_of(PIPELINED_128X128, M, N));
+        }
+    }
+}
+
+/* The rule the committed H200 timings were taken with ("128 x 128 when it gives at least two
+ * blocks per SM, else 64 x 128"): on an H100/H200 the new rule must choose the same. */
+static void check_hopper_unchanged(void)
+{
+    const tut_device_info *h100 = tut_gpu_profile("H100");
+    tut_kernel_use use[PIPELINED_TILE_COUNT];
+    for (int t = 0; t < PIPELINED_TILE_COUNT; ++t)
+        use[t] = pipelined_use(h100, (pipelined_tile)t);
+    for (int n = 64; n <= 16384; n += 64) {
+        const pipelined_choice c = pipelined_choose(h100, n, n, use);
+        const pipelined_tile old = grid_of(PIPELINED_128X128, n, n) >= 2LL * h100->sm_count
+                                       ? PIPELINED_128X128
+                                       : PIPELINED_64X128;
+        EXPECT(c.tile == old);
+    }
+    /* Known answers: two 128 x 128 blocks per H100 SM (registers), one per T4 SM (its 64 KiB
+     * of shared memory hold one block of 33,280 bytes), where the old rule assumed two. */
+    const tut_device_info *t4 = tut_gpu_profile("T4");
+    EXPECT(tut_blocks_per_sm(h100, pipelined_use(h100, PIPELINED_128X128)) == 2);
+    EXPECT(tut_blocks_per_sm(t4, pipelined_use(t4, PIPELINED_128X128)) == 1);
+    EXPECT(strcmp(tut_occupancy_limiter(t4, pipelined_use(t4, PIPELINED_128X128)),
+                  "shared memory") == 0);
+    tut_kernel_use t4_use[PIPELINED_TILE_COUNT];
+    for (int t = 0; t < PIPELINED_TILE_COUNT; ++t)
+        t4_use[t] = pipelined_use(t4, (pipelined_tile)t);
+    /* 1000^3 on a T4: 64 blocks of 128 x 128 fill its 40 slots (the old rule wanted 80). */
+    EXPECT(pipelined_choose(t4, 1000, 1000, t4_use).tile == PIPELINED_128X128);
+    /* 512^3 on a T4: 16 blocks do not; 64 x 128 with 2 stages, 2 blocks per SM. */
+    const pipelined_choice small = pipelined_choose(t4, 512, 512, t4_use);
+    EXPECT(small.tile == PIPELINED_64X128_S2 && small.blocks_per_sm == 2 && !small.async_copy);
+}
+
+/* 3. The benchmark's largest problem (8192^3: 768 MiB) fits with room for padded copies. */
+static void check_memory(const tut_device_info *gpu)
+{
+    const double bytes = 4.0 * 3.0 * 8192.0 * 8192.0;
+    EXPECT(2.0 * bytes + 256.0 * 1024 * 1024 <= (double)gpu->total_bytes);
+}
+
+int main(void)
+{
+    /* The pipelined shared-memory formula against the compiler's figures. */
+    EXPECT(PL_SHARED(128, 16, 2) == 33280 && PL_SHARED(128, 16, 3) == 41472);
+    EXPECT(PL_SHARED(64, 16, 3) == 33280 && PL_SHARED(64, 16, 2) == 25088);
+    EXPECT(PL_SHARED(128, 8, 4) == 24832 && PL_SHARED(128, 32, 2) == 66560);
+    for (int i = 0; i < tut_gpu_profile_count(); ++i) {
+        const tut_device_info *gpu = tut_gpu_profile_at(i);
+        const int c = cubin_of(gpu);
+        printf("\n%s (compute capability %d.%d, %d SMs, %zu KiB shared/SM, registers of %s)\n",
+               gpu->name, gpu->major, gpu->minor, gpu->sm_count, gpu->shared_per_sm / 1024,
+               c < 0 ? "the __launch_bounds__ caps" : cubin_names[c]);
+        check_kernels(gpu);
+        check_pipelined(gpu);
+        check_memory(gpu);
+    }
+    check_hopper_unchanged();
+    printf("\n%s\n", failures ? "FAIL" : "PASS");
+    return failures ? 1 : 0;
+}

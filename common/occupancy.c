@@ -1,0 +1,132 @@
+#include "occupancy.h"
+
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+#include "check.h"
+
+/* Registers are handed out per warp in chunks of 256 (8 per thread), and warps to the SM's four
+ * schedulers (sub-partitions) in groups of 4, each scheduler with a quarter of the register file;
+ * shared memory per block in chunks of 128 bytes, plus what the system reserves per block. */
+#define REG_CHUNK 256
+#define WARP_GROUP 4
+#define SHARED_CHUNK 128
+
+static size_t round_up(size_t x, size_t unit)
+{
+    return (x + unit - 1) / unit * unit;
+}
+
+static size_t shared_of_block(const tut_device_info *dev, tut_kernel_use use)
+{
+    return round_up(use.static_shared + use.dynamic_shared, SHARED_CHUNK) +
+           dev->reserved_shared_per_block;
+}
+
+static int regs_per_warp(const tut_device_info *dev, tut_kernel_use use)
+{
+    return (int)round_up((size_t)use.regs_per_thread * (size_t)dev->warp_size, REG_CHUNK);
+}
+
+int tut_kernel_fits(const tut_device_info *dev, tut_kernel_use use, char *why, size_t len)
+{
+    const int warps = (use.threads + dev->warp_size - 1) / dev->warp_size;
+    const char *gpu = dev->emulated[0] ? dev->emulated : dev->name;
+    if (use.threads < 1 || use.threads > dev->max_threads_per_block) {
+        snprintf(why, len, "%d threads per block; a %.60s block can have 1 to %d", use.threads, gpu,
+                 dev->max_threads_per_block);
+        return 0;
+    }
+    if (use.static_shared + use.dynamic_shared > dev->shared_per_block_optin) {
+        snprintf(why, len, "needs %zu bytes of shared memory; a %.60s block can have at most %zu",
+                 use.static_shared + use.dynamic_shared, gpu, dev->shared_per_block_optin);
+        return 0;
+    }
+    if (shared_of_block(dev, use) > dev->shared_per_sm) {
+        snprintf(why, len, "needs %zu bytes of shared memory per SM; a %.40s SM has %zu",
+                 shared_of_block(dev, use), gpu, dev->shared_per_sm);
+        return 0;
+    }
+    if ((long)warps * regs_per_warp(dev, use) > dev->regs_per_block ||
+        dev->regs_per_sm / regs_per_warp(dev, use) / WARP_GROUP * WARP_GROUP < warps) {
+        snprintf(why, len, "needs %d registers per thread x %d threads; a %.60s block has %d",
+                 use.regs_per_thread, use.threads, gpu, dev->regs_per_block);
+        return 0;
+    }
+    return 1;
+}
+
+static int limit_by(const tut_device_info *dev, tut_kernel_use use, const char **limiter)
+{
+    const int warps = (use.threads + dev->warp_size - 1) / dev->warp_size;
+    int best = dev->max_blocks_per_sm;
+    const char *why = "blocks";
+    const int by_threads = dev->max_threads_per_sm / (warps * dev->warp_size);
+    if (by_threads < best) {
+        best = by_threads;
+        why = "threads";
+    }
+    if (use.regs_per_thread > 0) {
+        const int warps_by_regs =
+            dev->regs_per_sm / regs_per_warp(dev, use) / WARP_GROUP * WARP_GROUP;
+        const int by_regs = warps_by_regs / warps;
+        if (by_regs < best) {
+            best = by_regs;
+            why = "registers";
+        }
+    }
+    const size_t shared = shared_of_block(dev, use);
+    if (shared > 0) {
+        const int by_shared = (int)(dev->shared_per_sm / shared);
+        if (by_shared < best) {
+            best = by_shared;
+            why = "shared memory";
+        }
+    }
+    if (limiter)
+        *limiter = why;
+    return best;
+}
+
+int tut_blocks_per_sm(const tut_device_info *dev, tut_kernel_use use)
+{
+    char why[160];
+    if (!tut_kernel_fits(dev, use, why, sizeof why))
+        return 0;
+    return limit_by(dev, use, NULL);
+}
+
+const char *tut_occupancy_limiter(const tut_device_info *dev, tut_kernel_use use)
+{
+    const char *limiter = "blocks";
+    limit_by(dev, use, &limiter);
+    return limiter;
+}
+
+tut_kernel_use tut_kernel_use_of(const void *kernel, int threads, size_t dynamic_shared)
+{
+    struct cudaFuncAttributes attr;
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    tut_kernel_use use = {.threads = threads,
+                          .regs_per_thread = attr.numRegs,
+                          .static_shared = attr.sharedSizeBytes,
+                          .dynamic_shared = dynamic_shared};
+    return use;
+}
+
+int tut_allow_dynamic_shared(const void *kernel, size_t bytes, char *why, size_t len)
+{
+    const tut_device_info *dev = tut_current_device();
+    struct cudaFuncAttributes attr;
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    if (attr.sharedSizeBytes + bytes > dev->shared_per_block_optin) {
+        snprintf(why, len, "needs %zu bytes of shared memory; a %.60s block can have at most %zu",
+                 attr.sharedSizeBytes + bytes, dev->emulated[0] ? dev->emulated : dev->name,
+                 dev->shared_per_block_optin);
+        return 0;
+    }
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)bytes));
+    return 1;
+}
