@@ -1,9 +1,9 @@
 /* Variant 4: one block again, but each thread keeps POINTS_PER_THREAD neighbouring points in
  * registers. Only the two ends of each thread's strip go through shared memory, so a step costs
  * two shared stores, two shared loads and one __syncthreads() per thread, whatever the strip's
- * length. 4 points per thread (1001 points: 251 threads in 8 warps) measured fastest on an H200,
- * against 8 and 16 (which hits the 64-register cap of 1024-thread blocks and spills):
- * docs/results/02_heat1d/registers_sweep.csv; docs/02_heat1d.md discusses why.
+ * length. 4 points per thread (1001 points: 251 threads in 8 warps) measured fastest in an
+ * earlier comparison of builds, against 8 and 16 (which hits the 64-register cap of 1024-thread
+ * blocks and spills); docs/02_heat1d.md discusses why.
  *
  * The edge slots are double-buffered by step parity, so one barrier per step is enough: a thread
  * cannot overwrite slot p (at step s + 2) before every thread has passed the barrier of step

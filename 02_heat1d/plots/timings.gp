@@ -10,35 +10,20 @@ set boxwidth 0.7
 set grid ytics
 set xtics rotate by -40 left
 set bmargin 6
-# Short tick labels: 'shared 128' (threads), 'temporal 2048/32' (tile/halo).
+# Short tick labels: 'shared 128' (threads), 'registers 4' (points per thread, as the build that
+# wrote the CSV set it), 'temporal 2048/32' (tile/halo).
 after(c, key) = c[strstrt(c, key) + strlen(key):]
 short(v, c) = v eq 'temporal' ? c[6:strstrt(c, ' ') - 1].'/'.after(c, 'halo=') : after(c, '=')
 label(v, c) = (c eq 'default' || v eq 'memcpy') ? v : v.' '.short(v, c)
-# The register variant's other strip lengths (registers_sweep.csv, from other builds) go after
-# the main bars, but for the one the build of seed_timings.csv used (its registers row's config
-# says 'points/thread=N'), which is a main bar already.
-stats datadir.'/seed_timings.csv' using 'us_per_step' nooutput
-first = STATS_records
-ppt = 0
-stats datadir.'/seed_timings.csv' \
-      using (strcol('variant') eq 'registers' ? ppt = after(strcol('config'), '=') + 0 : 0) nooutput
-stats datadir.'/registers_sweep.csv' using (column('points_per_thread') == ppt) nooutput
-hidden = STATS_sum > 0 ? 1 : 0
-swept = STATS_records - hidden
-shown(p) = p == ppt ? 0 : 1
-# Sweep rows are in increasing strip length: those past the hidden one move left by one.
-slot(p) = first + $0 - (hidden && p > ppt ? 1 : 0)
 set title "1001 points x 10000 steps: time per step"
 set ylabel 'microseconds per step (log)'
 set logscale y
 set yrange [0.05:10]
-set xrange [-0.6:first + swept - 0.4]
+stats datadir.'/seed_timings.csv' using 'us_per_step' nooutput
+set xrange [-0.6:STATS_records - 0.4]
 plot datadir.'/seed_timings.csv' using 0:'us_per_step':xtic(label(strcol('variant'), strcol('config'))) \
      with boxes lc rgb '#4477aa' notitle, \
-     '' using 0:'us_per_step':(sprintf('%.3g', column('us_per_step'))) with labels offset 0,0.7 font ',8' notitle, \
-     datadir.'/registers_sweep.csv' using (slot(column('points_per_thread'))):(shown(column('points_per_thread')) ? column('us_per_step') : NaN):xtic(shown(column('points_per_thread')) ? sprintf('registers %d', column('points_per_thread')) : '') \
-     with boxes lc rgb '#aa3377' notitle, \
-     '' using (slot(column('points_per_thread'))):(shown(column('points_per_thread')) ? column('us_per_step') : NaN):(sprintf('%.3f', column('us_per_step'))) with labels offset 0,0.7 font ',8' notitle
+     '' using 0:'us_per_step':(sprintf('%.3g', column('us_per_step'))) with labels offset 0,0.7 font ',8' notitle
 unset logscale y
 stats datadir.'/large_rod.csv' using 'ratio_to_memcpy' nooutput
 set xrange [-0.6:STATS_records - 0.4]

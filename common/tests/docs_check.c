@@ -213,6 +213,26 @@ static void check_link(const char *md, int line, const char *text, const char *c
     }
 }
 
+/* A relative link must lead to a file of the repository (a page, a result, a source file). */
+static void check_target(const char *md, int line, const char *dir, const char *start,
+                         const char *end)
+{
+    char target[4096], path[8192];
+    snprintf(target, sizeof target, "%.*s", (int)(end - start), start);
+    char *cut = strpbrk(target, " #");
+    if (cut)
+        *cut = '\0';
+    if (!target[0] || strstr(target, "://") || strncmp(target, "mailto:", 7) == 0)
+        return;
+    snprintf(path, sizeof path, "%s%s", dir, target);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        fclose(f);
+        return;
+    }
+    fail(md, line, target, "the link leads to no file of the repository");
+}
+
 /* Paths that lead out of the repository, which a reader of the docs does not have. */
 static const char *const outside[] = {"shared/reference", "../shared", "/work/", "the issue's"};
 
@@ -238,6 +258,15 @@ static void check_markdown(const char *md)
         for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++)
             if (strncmp(p, outside[k], strlen(outside[k])) == 0)
                 fail(md, line, outside[k], "the docs must speak of the repository alone");
+        if (*p == '`') { /* code is not a link: skip to the closing backtick */
+            char *close = strchr(p + 1, '`');
+            if (close) {
+                for (char *q = p + 1; q < close; q++)
+                    line += *q == '\n';
+                p = close;
+            }
+            continue;
+        }
         /* [text](path.csv "title") */
         if (*p != '[')
             continue;
@@ -247,10 +276,16 @@ static void check_markdown(const char *md)
         char *paren = close + 2;
         char *end = strchr(paren, ')');
         char *space = strchr(paren, ' ');
-        if (!end || !space || space > end)
+        if (!end)
             continue;
-        if (space - paren < 4 || strncmp(space - 4, ".csv", 4) != 0)
+        if (!space || space > end) {
+            check_target(md, line, dir, paren, end);
             continue;
+        }
+        if (space - paren < 4 || strncmp(space - 4, ".csv", 4) != 0) {
+            check_target(md, line, dir, paren, end);
+            continue;
+        }
         char *q1 = strchr(space, '"');
         char *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
         if (!q1 || !q2 || q2 > end)
