@@ -37,8 +37,8 @@ typedef struct {
 
 /* Threads per block of the many-block variants unless --threads says otherwise. */
 #define HEAT_DEFAULT_THREADS 256
-/* Temporal blocking: the halo, and the largest tile, chosen by default (the best measured on an
- * H200; docs/02_heat1d.md). */
+/* Temporal blocking: the halo, and the largest tile, chosen by default (the best of the
+ * benchmark's sweep; docs/02_heat1d.md). */
 #define HEAT_DEFAULT_HALO 32
 #define HEAT_LARGEST_DEFAULT_TILE 2048
 

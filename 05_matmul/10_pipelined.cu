@@ -13,8 +13,7 @@
  *     the grid has a block for every slot an SM offers (two blocks per SM on an H100, one on a
  *     T4, whose 64 KiB of shared memory hold one block of 33 KiB), else 64 x 128.
  * One configuration per idea taken away follows the main one, so that one benchmark run measures
- * what each idea buys (docs/05_matmul.md). On an H200: 88.6% of cuBLAS FP32 at 4096^3, 90% at
- * 6000 x 4800 x 4000, 95% at 1000^3.
+ * what each idea buys (docs/05_matmul.md has the measured ratios to cuBLAS FP32).
  * cp.async needs compute capability 8.0. On an older GPU (or one emulated with TUT_EMULATE_GPU)
  * the kernels copy B with ordinary loads and stores: the same results, no asynchrony; the
  * program says which path it takes.

@@ -139,8 +139,8 @@ static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t 
     const tut_kernel_use use = tut_kernel_use_of(k.kernel, k.threads, k.dynamic_shared);
     if (!tut_kernel_fits(dev, use, why, len))
         return 0;
-    if (k.dynamic_shared > dev->shared_per_block &&
-        !tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why, len))
+    /* Above 48 KiB of static + dynamic shared memory a kernel must ask for it. */
+    if (k.dynamic_shared > 0 && !tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why, len))
         return 0;
     *per_sm = tut_blocks_per_sm(dev, use);
     return 1;

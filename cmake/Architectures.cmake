@@ -6,10 +6,13 @@
 #   CUDA 12.8+: sm_70 sm_75 sm_80 sm_90 sm_100 sm_120 + compute_120 PTX   (oldest GPU: 7.0)
 #   CUDA 12.0-12.7: sm_70 sm_75 sm_80 sm_90           + compute_90 PTX    (oldest GPU: 7.0)
 # A cubin for X.y runs on every X.z with z >= y, so sm_80 serves the A100 (8.0), the A10 and
-# RTX 30xx (8.6), Orin (8.7) and the L4 and RTX 40xx (8.9); sm_120 serves the RTX 50xx (12.0).
+# RTX 30xx (8.6), Orin (8.7) and the L4 and RTX 40xx (8.9); sm_100 the B200/B300 (10.x); sm_120
+# the RTX 50xx (12.x). Not in the default: Jetson Thor (11.0 with CUDA 13), whose programs skip and
+# name the option to add it (-DCMAKE_CUDA_ARCHITECTURES="110-real;...").
 #
-# Override with -DCMAKE_CUDA_ARCHITECTURES=... (e.g. 86, or "native" with CMake 3.24+ on a
-# machine with a GPU: the `native` preset). Must be included right after project().
+# Override with -DCMAKE_CUDA_ARCHITECTURES=... or the CUDAARCHS environment variable (e.g. 86, or
+# "native" with CMake 3.24+ on a machine with a GPU: the `native` preset). Must be included right
+# after project().
 #
 # Sets TUTORIAL_CUDA_ARCHS (the list in use) and TUTORIAL_MIN_CC (e.g. 75; 0 when unknown, as
 # with "native"), which common/ compiles in: programs on an older GPU, or one the build has no

@@ -57,6 +57,8 @@ static void read_limits(int dev, tut_device_info *d)
 
 void tut_apply_profile(tut_device_info *d, const tut_device_info *p)
 {
+    d->real_shared_per_sm = d->shared_per_sm;
+    d->real_reserved_shared_per_block = d->reserved_shared_per_block;
     /* The smaller of the two everywhere: a program sized for the profile must still run here. */
     d->sm_count = MIN(d->sm_count, p->sm_count);
     d->max_threads_per_block = MIN(d->max_threads_per_block, p->max_threads_per_block);
@@ -67,8 +69,8 @@ void tut_apply_profile(tut_device_info *d, const tut_device_info *p)
     d->shared_per_sm = MIN(d->shared_per_sm, p->shared_per_sm);
     d->shared_per_block = MIN(d->shared_per_block, p->shared_per_block);
     d->shared_per_block_optin = MIN(d->shared_per_block_optin, p->shared_per_block_optin);
-    /* The profile's own accounting: with the real GPU's 1 KiB reserve a T4's 64 KiB block would
-     * not fit a T4's 64 KiB SM (the real GPU has room to spare for it anyway). */
+    /* The profile's own accounting (a T4 reserves nothing, so its 64 KiB block fits its 64 KiB
+     * SM); occupancy.h also checks the real GPU's (real_shared_per_sm). */
     d->reserved_shared_per_block = p->reserved_shared_per_block;
     d->l2_bytes = MIN(d->l2_bytes, p->l2_bytes);
     d->total_bytes = MIN(d->total_bytes, p->total_bytes);

@@ -55,6 +55,10 @@ typedef struct {
     size_t l2_bytes;
     size_t total_bytes;
     int cooperative_launch;           /* 1 if grid-wide sync is supported */
+    /* Under emulation, the real GPU's shared-memory accounting (0 otherwise): a block must fit
+     * both (occupancy.h takes the smaller count). */
+    size_t real_shared_per_sm;
+    size_t real_reserved_shared_per_block;
     int async_engines;                /* copy engines */
 } tut_device_info;
 

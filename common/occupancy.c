@@ -8,9 +8,11 @@
 
 /* Registers are handed out per warp in chunks of 256 (8 per thread), and warps to the SM's four
  * schedulers (sub-partitions) in groups of 4, each scheduler with a quarter of the register file;
- * shared memory per block in chunks of 128 bytes, plus what the system reserves per block. */
+ * shared memory per block in chunks of 256 bytes on 7.x and 128 from 8.0, plus what the system
+ * reserves per block. */
 #define REG_CHUNK 256
 #define WARP_GROUP 4
+#define SHARED_CHUNK_SM70 256 /* compute capability 7.x */
 #define SHARED_CHUNK 128
 
 static size_t round_up(size_t x, size_t unit)
@@ -20,20 +22,34 @@ static size_t round_up(size_t x, size_t unit)
 
 static size_t shared_of_block(const tut_device_info *dev, tut_kernel_use use)
 {
-    return round_up(use.static_shared + use.dynamic_shared, SHARED_CHUNK) +
+    const size_t chunk = dev->major <= 7 ? SHARED_CHUNK_SM70 : SHARED_CHUNK;
+    return round_up(use.static_shared + use.dynamic_shared, chunk) +
            dev->reserved_shared_per_block;
+}
+
+/* Under emulation the block must also fit the real GPU's accounting (its own chunk and reserve):
+ * the smaller of the two counts. 0 when not emulating. */
+static int blocks_by_real_shared(const tut_device_info *dev, tut_kernel_use use)
+{
+    if (dev->real_shared_per_sm == 0)
+        return 0;
+    const size_t chunk = dev->real_major <= 7 ? SHARED_CHUNK_SM70 : SHARED_CHUNK;
+    const size_t shared = round_up(use.static_shared + use.dynamic_shared, chunk) +
+                          dev->real_reserved_shared_per_block;
+    return (int)(dev->real_shared_per_sm / shared);
 }
 
 static int regs_per_warp(const tut_device_info *dev, tut_kernel_use use)
 {
-    return (int)round_up((size_t)use.regs_per_thread * (size_t)dev->warp_size, REG_CHUNK);
+    const int regs = use.regs_per_thread > 0 ? use.regs_per_thread : 1;
+    return (int)round_up((size_t)regs * (size_t)dev->warp_size, REG_CHUNK);
 }
 
 int tut_kernel_fits(const tut_device_info *dev, tut_kernel_use use, char *why, size_t len)
 {
     const int warps = (use.threads + dev->warp_size - 1) / dev->warp_size;
     const char *gpu = dev->emulated[0] ? dev->emulated : dev->name;
-    if (use.threads < 1 || use.threads > dev->max_threads_per_block) {
+    if (use.regs_per_thread < 0 || use.threads < 1 || use.threads > dev->max_threads_per_block) {
         snprintf(why, len, "%d threads per block; a %.60s block can have 1 to %d", use.threads, gpu,
                  dev->max_threads_per_block);
         return 0;
@@ -78,7 +94,10 @@ static int limit_by(const tut_device_info *dev, tut_kernel_use use, const char *
     }
     const size_t shared = shared_of_block(dev, use);
     if (shared > 0) {
-        const int by_shared = (int)(dev->shared_per_sm / shared);
+        int by_shared = (int)(dev->shared_per_sm / shared);
+        const int real = blocks_by_real_shared(dev, use);
+        if (dev->real_shared_per_sm && real < by_shared)
+            by_shared = real;
         if (by_shared < best) {
             best = by_shared;
             why = "shared memory";

@@ -193,7 +193,7 @@ static void check_known_choices(void)
     char why[320];
     const char *names[] = {"T4", "V100", "A100", "A10", "RTX3090", "L4", "RTX4090", "H100",
                            "B200", "RTX5090"};
-    const int tiles[] = {1024, 1024, 2048, 1024, 1024, 1024, 1024, 2048, 2048, 2048};
+    const int tiles[] = {1024, 1024, 2048, 1024, 1024, 1024, 1024, 2048, 2048, 1024};
     for (int i = 0; i < (int)(sizeof tiles / sizeof tiles[0]); ++i) {
         const tut_device_info *dev = tut_gpu_profile(names[i]);
         if (!dev)

@@ -107,12 +107,16 @@ static void check_link(const char *md, int line, const char *text, const char *c
 {
     char msg[1024];
     checked++;
-    /* The number shown: the first one in the text, and its decimals. */
+    /* The number shown: the first one in the text that is not part of a word ("H100: 3.0 ms"
+     * shows 3.0), with its sign and decimals. */
     const char *p = text;
-    while (*p && !isdigit((unsigned char)*p))
+    while (*p && !(isdigit((unsigned char)*p) &&
+                   (p == text || !isalnum((unsigned char)p[-1]))))
         p++;
     if (!*p)
         return fail(md, line, text, "the link text holds no number");
+    if (p > text && p[-1] == '-')
+        p--;
     char *end;
     const double shown = strtod(p, &end);
     /* Decimals of the mantissa, and the exponent if written (2.12e-06: 2 decimals, 1e-8 units). */
