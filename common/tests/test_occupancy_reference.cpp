@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include <cuda_occupancy.h>
+#include <cuda_runtime_api.h> // CUDART_VERSION
 
 #include "gpu_table.h"
 #include "occupancy.h"
@@ -30,12 +31,25 @@ static cudaOccDeviceProp props_of(const tut_device_info *d)
 int main()
 {
     const int regs[] = {16, 24, 32, 40, 48, 56, 64, 72, 96, 128, 168, 255};
-    long checked = 0, wrong = 0;
+    long checked = 0, wrong = 0, skipped = 0;
     for (int g = 0; g < tut_gpu_profile_count(); g++) {
         const tut_device_info *d = tut_gpu_profile_at(g);
         const cudaOccDeviceProp props = props_of(d);
         cudaOccDeviceState state; // default: the carveout the driver picks, as at launch
         long gpu_wrong = 0;
+        // An older toolkit's calculator does not know newer GPUs (CUDA 12.4: nothing past 9.0).
+        cudaOccFuncAttributes probe;
+        probe.maxThreadsPerBlock = 1024;
+        probe.numRegs = 16;
+        cudaOccResult probe_result;
+        if (cudaOccMaxActiveBlocksPerMultiprocessor(&probe_result, &props, &probe, &state, 32, 0) !=
+                CUDA_OCC_SUCCESS ||
+            probe_result.activeBlocksPerMultiprocessor == 0) {
+            std::printf("%-8s not known to this toolkit's calculator (CUDA %d.%d): skipped\n",
+                        d->name, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+            skipped++;
+            continue;
+        }
         for (int threads = 32; threads <= d->max_threads_per_block; threads += 32) {
             for (int r : regs) {
                 for (size_t shared = 0; shared <= d->shared_per_block_optin; shared += 64) {
@@ -64,7 +78,9 @@ int main()
         std::printf("%-8s %ld disagreements\n", d->name, gpu_wrong);
         wrong += gpu_wrong;
     }
-    std::printf("%ld configurations compared, %ld disagree\n%s\n", checked, wrong,
-                wrong ? "FAIL" : "PASS");
-    return wrong ? 1 : 0;
+    // Every toolkit this suite supports knows the GPUs up to 9.0: at most B200 and RTX5090 skip.
+    const bool ok = wrong == 0 && skipped <= 2;
+    std::printf("%ld configurations compared, %ld disagree, %ld GPUs skipped\n%s\n", checked,
+                wrong, skipped, ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
 }
