@@ -49,26 +49,16 @@ static inline int resident_blocks(const tut_device_info *dev, kernel_resources k
     return tut_blocks_per_sm(dev, use);
 }
 
-/* The block size, a multiple of the warp size up to max_threads (and the GPU's limit), that keeps
- * the most threads resident on an SM; the largest of equals. This is what
- * cudaOccupancyMaxPotentialBlockSize answers for the real GPU, computed from dev's limits so
- * that emulation and the CPU tests see it too. 0 only if not even one warp fits. */
+/* The block size up to max_threads that keeps the most threads resident (occupancy.h). */
 static inline unsigned best_block_size(const tut_device_info *dev, kernel_resources k,
                                        unsigned max_threads)
 {
-    const unsigned warp = (unsigned)dev->warp_size;
-    if (max_threads > (unsigned)dev->max_threads_per_block)
-        max_threads = (unsigned)dev->max_threads_per_block;
-    unsigned best = 0;
-    long best_resident = 0;
-    for (unsigned t = max_threads / warp * warp; t >= warp; t -= warp) {
-        const long resident = (long)resident_blocks(dev, k, t) * (long)t;
-        if (resident > best_resident) { /* going down: ties keep the larger block */
-            best = t;
-            best_resident = resident;
-        }
-    }
-    return best;
+    tut_kernel_use use; /* no designated initialisers: vecadd.cu includes this as C++ */
+    use.threads = 0;
+    use.regs_per_thread = k.regs_per_thread;
+    use.static_shared = k.static_shared;
+    use.dynamic_shared = 0;
+    return (unsigned)tut_best_block_size(dev, use, (int)max_threads);
 }
 
 static inline launch_config config_covering(const tut_device_info *dev, kernel_resources k,

@@ -14,6 +14,7 @@
 #include "occupancy.h"
 #include "sessionize_config.h"
 #include "tutorial.h"
+#include "unit_test.h"
 
 typedef struct {
     const char *arch;
@@ -52,29 +53,13 @@ static void expect(const char *gpu, const char *what, int condition)
     }
 }
 
-/* The most blocks of `threads` threads that fit an SM, found by trying every count: the choice
- * must equal it. */
-static int best_blocks_per_sm(const tut_device_info *dev, int threads, int regs, size_t shared)
-{
-    int best = 0;
-    for (int b = 1; b <= dev->max_blocks_per_sm; ++b) {
-        const long warps = (long)b * ((threads + dev->warp_size - 1) / dev->warp_size);
-        const long regs_per_warp = ((long)regs * dev->warp_size + 255) / 256 * 256;
-        const size_t block_shared = (shared + 127) / 128 * 128 + dev->reserved_shared_per_block;
-        if ((long)b * threads <= dev->max_threads_per_sm &&
-            warps * regs_per_warp <= dev->regs_per_sm &&
-            (size_t)b * block_shared <= dev->shared_per_sm)
-            best = b;
-    }
-    return best;
-}
 
 static void check_gpu(const tut_device_info *dev, const kernel_registers *k, int print)
 {
     const char *gpu = dev->name;
     /* Cooperative: the largest co-resident grid. */
     const session_launch c = cooperative_launch_plan(dev, k->cooperative_regs, 0);
-    const int c_best = best_blocks_per_sm(dev, COOPERATIVE_THREADS, k->cooperative_regs, 0);
+    const int c_best = tut_test_most_blocks_per_sm(dev, COOPERATIVE_THREADS, k->cooperative_regs, 0);
     expect(gpu, "cooperative kernel fits", c.blocks_per_sm >= 1);
     expect(gpu, "cooperative: the most blocks per SM that fit", c.blocks_per_sm == c_best);
     expect(gpu, "cooperative: every SM holds that many",
@@ -95,11 +80,11 @@ static void check_gpu(const tut_device_info *dev, const kernel_registers *k, int
            ch.blocks_per_sm >= CHAINED_MIN_BLOCKS);
     expect(gpu, "chained: blocks per SM as computed",
            ch.blocks_per_sm ==
-               best_blocks_per_sm(dev, CHAINED_THREADS, k->chained_regs, k->chained_shared));
+               tut_test_most_blocks_per_sm(dev, CHAINED_THREADS, k->chained_regs, k->chained_shared));
 
     /* Grid-stride helpers: one full wave for large n, no idle blocks for small n. */
     const session_launch big = grid_stride_plan(dev, k->sort_regs, 0, 100000000);
-    const int g_best = best_blocks_per_sm(dev, GRID_STRIDE_THREADS, k->sort_regs, 0);
+    const int g_best = tut_test_most_blocks_per_sm(dev, GRID_STRIDE_THREADS, k->sort_regs, 0);
     expect(gpu, "grid-stride: fills every SM", big.blocks == (int64_t)g_best * dev->sm_count);
     expect(gpu, "grid-stride: 1000 items, 4 blocks",
            grid_stride_plan(dev, k->sort_regs, 0, 1000).blocks == 4);

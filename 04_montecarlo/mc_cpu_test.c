@@ -19,6 +19,7 @@
 #include "mc_config.h"
 #include "philox_host.h"
 #include "streams.h"
+#include "unit_test.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -325,21 +326,6 @@ static const kernel_registers *native_build(const tut_device_info *dev)
 }
 #define BLOCK_SUM_SHARED 512 /* mc_block_sum's 32 double2 */
 
-/* The most blocks of `threads` that fit an SM, by trying every count: the choice must equal it. */
-static int best_blocks_per_sm(const tut_device_info *dev, int threads, int regs, size_t shared)
-{
-    int best = 0;
-    for (int b = 1; b <= dev->max_blocks_per_sm; ++b) {
-        const long warps = (long)b * ((threads + dev->warp_size - 1) / dev->warp_size);
-        const long regs_per_warp = ((long)regs * dev->warp_size + 255) / 256 * 256;
-        const size_t block_shared = (shared + 127) / 128 * 128 + dev->reserved_shared_per_block;
-        if ((long)b * threads <= dev->max_threads_per_sm &&
-            warps * regs_per_warp <= dev->regs_per_sm &&
-            (size_t)b * block_shared <= dev->shared_per_sm)
-            best = b;
-    }
-    return best;
-}
 
 static int expect(const char *gpu, const char *what, int condition)
 {
@@ -354,7 +340,7 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
     int ok = 1;
     const unsigned long long n = 1ull << 32;
     const mc_launch fused = mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, n);
-    const int best = best_blocks_per_sm(dev, MC_FUSED_THREADS, k->fused, BLOCK_SUM_SHARED);
+    const int best = tut_test_most_blocks_per_sm(dev, MC_FUSED_THREADS, k->fused, BLOCK_SUM_SHARED);
     ok &= expect(gpu, "fused: fits", best >= 1 && fused.blocks_per_sm >= 1);
     ok &= expect(gpu, "fused: the most blocks per SM that fit", fused.blocks_per_sm == best);
     ok &= expect(gpu, "fused: every SM", fused.blocks == (long long)best * dev->sm_count);
@@ -389,19 +375,19 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
     const mc_launch reduce = mc_full_wave(dev, MC_REDUCE_THREADS, k->reduce_values,
                                           BLOCK_SUM_SHARED);
     ok &= expect(gpu, "reduce_values: one full wave",
-                 reduce.blocks == (long long)best_blocks_per_sm(dev, MC_REDUCE_THREADS,
+                 reduce.blocks == (long long)tut_test_most_blocks_per_sm(dev, MC_REDUCE_THREADS,
                                                                 k->reduce_values,
                                                                 BLOCK_SUM_SHARED) *
                                       dev->sm_count);
     const int partials = mc_partials_threads(dev, k->reduce_partials, BLOCK_SUM_SHARED);
     ok &= expect(gpu, "reduce_partials: 1024 threads", partials == 1024);
     ok &= expect(gpu, "states kernels fit",
-                 best_blocks_per_sm(dev, MC_STATES_THREADS, k->states_setup, 0) >= 1 &&
-                     best_blocks_per_sm(dev, MC_STATES_THREADS, k->states_sample, 0) >= 1);
+                 tut_test_most_blocks_per_sm(dev, MC_STATES_THREADS, k->states_setup, 0) >= 1 &&
+                     tut_test_most_blocks_per_sm(dev, MC_STATES_THREADS, k->states_sample, 0) >= 1);
     const mc_launch wide = mc_full_wave(dev, MC_CEILING_THREADS, k->ceiling_wide, 0);
     const mc_launch lo = mc_full_wave(dev, MC_CEILING_THREADS, k->ceiling_lo, 0);
     ok &= expect(gpu, "ceiling: one full wave",
-                 wide.blocks == (long long)best_blocks_per_sm(dev, MC_CEILING_THREADS,
+                 wide.blocks == (long long)tut_test_most_blocks_per_sm(dev, MC_CEILING_THREADS,
                                                               k->ceiling_wide, 0) *
                                     dev->sm_count &&
                      lo.blocks >= 1);

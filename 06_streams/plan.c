@@ -9,23 +9,9 @@
 unsigned chunk_kernel_threads(const tut_device_info *dev, int regs_per_thread,
                               size_t static_shared)
 {
-    const unsigned warp = (unsigned)dev->warp_size;
-    unsigned most = CHUNK_KERNEL_MAX_THREADS;
-    if (most > (unsigned)dev->max_threads_per_block)
-        most = (unsigned)dev->max_threads_per_block;
-    unsigned best = 0;
-    long best_resident = 0;
-    for (unsigned t = most / warp * warp; t >= warp; t -= warp) {
-        tut_kernel_use use = {.threads = (int)t,
-                              .regs_per_thread = regs_per_thread,
-                              .static_shared = static_shared};
-        const long resident = (long)tut_blocks_per_sm(dev, use) * (long)t;
-        if (resident > best_resident) { /* going down: ties keep the larger block */
-            best = t;
-            best_resident = resident;
-        }
-    }
-    return best;
+    const tut_kernel_use use = {.regs_per_thread = regs_per_thread,
+                                .static_shared = static_shared};
+    return (unsigned)tut_best_block_size(dev, use, CHUNK_KERNEL_MAX_THREADS);
 }
 
 pipeline_plan plan_pipeline(const tut_device_info *dev, size_t n)

@@ -10,15 +10,8 @@
 
 #include "atomics_config.h"
 #include "tutorial.h"
+#include "unit_test.h"
 
-static int failures = 0;
-#define EXPECT(cond)                                                                          \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            printf("  FAILED at line %d: %s\n", __LINE__, #cond);                           \
-            ++failures;                                                                       \
-        }                                                                                     \
-    } while (0)
 
 /* ---- what each kernel asks of an SM: registers per thread from `ptxas -v` (the same numbers as
  * `cuobjdump --dump-resource-usage`) for this chapter's sources, CUDA 13.0, Release, for each
@@ -64,9 +57,8 @@ static const arch_costs *costs_for(const tut_device_info *dev)
     for (int i = 0; i < TUT_COUNT(costs_by_arch); ++i)
         if (costs_by_arch[i].arch == want)
             return &costs_by_arch[i];
-    printf("  FAILED: no register counts for compute capability %d.%d\n", dev->major,
-           dev->minor);
-    ++failures;
+    printf("  no register counts for compute capability %d.%d\n", dev->major, dev->minor);
+    EXPECT(!"register counts for this compute capability");
     return &costs_by_arch[0];
 }
 
@@ -401,26 +393,11 @@ static void test_race(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
+    static const tut_test_group groups[] = {
         {"waves", test_waves},         {"warp_private", test_warp_private},
         {"byte_pairs", test_byte_pairs}, {"tuning", test_tuning},
         {"cub_chunks", test_cub_chunks}, {"dot", test_dot},
         {"race", test_race},
     };
-    int ran = 0;
-    for (int g = 0; g < TUT_COUNT(groups); ++g) {
-        if (argc > 1 && strcmp(argv[1], groups[g].name) != 0)
-            continue;
-        printf("[%s]\n", groups[g].name);
-        groups[g].run();
-        ++ran;
-    }
-    if (!ran) {
-        fprintf(stderr, "unknown test group '%s'\n", argv[1]);
-        return 2;
-    }
-    return tut_finish(failures == 0);
+    return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }

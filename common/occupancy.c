@@ -123,6 +123,24 @@ const char *tut_occupancy_limiter(const tut_device_info *dev, tut_kernel_use use
     return limiter;
 }
 
+int tut_best_block_size(const tut_device_info *dev, tut_kernel_use use, int max_threads)
+{
+    if (max_threads > dev->max_threads_per_block)
+        max_threads = dev->max_threads_per_block;
+    int best = 0;
+    long best_resident = 0;
+    for (int t = max_threads / dev->warp_size * dev->warp_size; t >= dev->warp_size;
+         t -= dev->warp_size) {
+        use.threads = t;
+        const long resident = (long)tut_blocks_per_sm(dev, use) * t;
+        if (resident > best_resident) { /* going down: ties keep the larger block */
+            best = t;
+            best_resident = resident;
+        }
+    }
+    return best;
+}
+
 tut_kernel_use tut_kernel_use_of(const void *kernel, int threads, size_t dynamic_shared)
 {
     struct cudaFuncAttributes attr;

@@ -38,6 +38,12 @@ int tut_kernel_fits(const tut_device_info *dev, tut_kernel_use use, char *why, s
 /* Which limit decides tut_blocks_per_sm: "threads", "blocks", "registers", "shared memory". */
 const char *tut_occupancy_limiter(const tut_device_info *dev, tut_kernel_use use);
 
+/* The block size, a multiple of the warp size up to max_threads (and the GPU's limit), that keeps
+ * the most threads of the kernel resident on an SM; the largest of equals (use.threads is
+ * ignored). What cudaOccupancyMaxPotentialBlockSize answers for the real GPU, computed from dev's
+ * limits so that emulation and the CPU tests see it too. 0 only if not even one warp fits. */
+int tut_best_block_size(const tut_device_info *dev, tut_kernel_use use, int max_threads);
+
 /* The use of a compiled kernel (registers and static shared memory asked of the runtime). */
 tut_kernel_use tut_kernel_use_of(const void *kernel, int threads, size_t dynamic_shared);
 

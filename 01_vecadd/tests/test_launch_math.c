@@ -4,15 +4,8 @@
 
 #include "compare.h"
 #include "launch_math.h"
+#include "unit_test.h"
 
-static int failures = 0;
-#define EXPECT(cond)                                                                          \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            printf("FAILED: %s (line %d)\n", #cond, __LINE__);                                \
-            ++failures;                                                                       \
-        }                                                                                     \
-    } while (0)
 
 int main(void)
 {
@@ -42,5 +35,5 @@ int main(void)
         EXPECT(float4_tail(n) < 4);
     }
     EXPECT(float4_count(((size_t)1 << 32) + 3) == (size_t)1 << 30);
-    return tut_finish(failures == 0);
+    return tut_finish(tut_test_failures() == 0);
 }

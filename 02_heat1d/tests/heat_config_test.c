@@ -8,6 +8,8 @@
 #include "gpu_table.h"
 #include "heat_config.h"
 #include "occupancy.h"
+#include "compare.h"
+#include "unit_test.h"
 
 #ifndef HEAT1D_POINTS_PER_THREAD
 #define HEAT1D_POINTS_PER_THREAD 4
@@ -36,14 +38,6 @@ static const heat_kernel_cost registers_cap = {.regs_per_thread = 64, .static_sh
 #define SEED_POINTS 1001
 #define LARGE_POINTS ((size_t)1 << 24)
 
-static int failures = 0;
-#define EXPECT(cond)                                                                          \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            printf("  FAILED at line %d: %s\n", __LINE__, #cond);                           \
-            ++failures;                                                                       \
-        }                                                                                     \
-    } while (0)
 
 /* The threads an SM holds with these blocks. */
 static int resident_threads(const heat_launch *l)
@@ -284,17 +278,16 @@ int main(void)
         printf("%s (cc %d.%d, %d SMs, %d threads and %zu bytes of shared memory per SM, %zu per "
                "block):\n", dev->name, dev->major, dev->minor, dev->sm_count,
                dev->max_threads_per_sm, dev->shared_per_sm, dev->shared_per_block_optin);
-        const int before = failures;
+        const int before = tut_test_failures();
         check_cooperative(dev);
         check_step(dev);
         check_shared(dev);
         check_registers(dev);
         check_temporal(dev);
-        if (failures != before)
-            printf("  ^ %d failed checks on the %s\n", failures - before, dev->name);
+        if (tut_test_failures() != before)
+            printf("  ^ %d failed checks on the %s\n", tut_test_failures() - before, dev->name);
     }
     check_known_choices();
     check_small_gpu();
-    printf("%s\n", failures ? "FAIL" : "PASS");
-    return failures ? 1 : 0;
+    return tut_finish(tut_test_failures() == 0);
 }

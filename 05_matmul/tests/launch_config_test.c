@@ -14,15 +14,9 @@
 #include "gpu_table.h"
 #include "launch_config.h"
 #include "occupancy.h"
+#include "compare.h"
+#include "unit_test.h"
 
-static int failures = 0;
-#define EXPECT(cond)                                                                          \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            printf("  FAILED at line %d: %s\n", __LINE__, #cond);                           \
-            ++failures;                                                                       \
-        }                                                                                     \
-    } while (0)
 
 /* The cubins of the default build (cmake/Architectures.cmake, CUDA 13): sm_75, sm_80 (which
  * also runs on 8.6 and 8.9), sm_90, sm_100, sm_120. */
@@ -261,6 +255,6 @@ int main(void)
         check_memory(gpu);
     }
     check_hopper_unchanged();
-    printf("\n%s\n", failures ? "FAIL" : "PASS");
-    return failures ? 1 : 0;
+    printf("\n");
+    return tut_finish(tut_test_failures() == 0);
 }

@@ -6,16 +6,8 @@
 #include <string.h>
 
 #include "tutorial.h"
+#include "unit_test.h"
 
-static int failures = 0;
-
-#define EXPECT(cond)                                                                          \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            printf("  FAILED: %s (%s:%d)\n", #cond, __FILE__, __LINE__);                      \
-            ++failures;                                                                       \
-        }                                                                                     \
-    } while (0)
 
 static void test_sizes(void)
 {
@@ -290,25 +282,10 @@ static void test_device(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
+    static const tut_test_group groups[] = {
         {"sizes", test_sizes}, {"numbers", test_numbers}, {"options", test_options},
         {"compare", test_compare}, {"csv", test_csv},     {"rng", test_rng},
         {"timer", test_timer}, {"memory", test_memory},   {"device", test_device},
     };
-    int ran = 0;
-    for (int g = 0; g < TUT_COUNT(groups); ++g) {
-        if (argc > 1 && strcmp(argv[1], groups[g].name) != 0)
-            continue;
-        printf("[%s]\n", groups[g].name);
-        groups[g].run();
-        ++ran;
-    }
-    if (!ran) {
-        fprintf(stderr, "unknown test group '%s'\n", argv[1]);
-        return 2;
-    }
-    return tut_finish(failures == 0);
+    return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }

@@ -6,15 +6,8 @@
 #include "gpu_table.h"
 #include "occupancy.h"
 #include "tutorial.h"
+#include "unit_test.h"
 
-static int failures = 0;
-#define EXPECT(cond)                                                                          \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            printf("  FAILED at line %d: %s\n", __LINE__, #cond);                           \
-            ++failures;                                                                       \
-        }                                                                                     \
-    } while (0)
 
 static tut_kernel_use use(int threads, int regs, size_t shared)
 {
@@ -144,26 +137,11 @@ static void test_archs(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
+    static const tut_test_group groups[] = {
         {"table", test_table},
         {"occupancy", test_occupancy},
         {"emulation", test_emulation},
         {"archs", test_archs},
     };
-    int ran = 0;
-    for (int g = 0; g < TUT_COUNT(groups); ++g) {
-        if (argc > 1 && strcmp(argv[1], groups[g].name) != 0)
-            continue;
-        printf("[%s]\n", groups[g].name);
-        groups[g].run();
-        ++ran;
-    }
-    if (!ran) {
-        fprintf(stderr, "unknown test group '%s'\n", argv[1]);
-        return 2;
-    }
-    return tut_finish(failures == 0);
+    return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }
