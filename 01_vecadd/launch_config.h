@@ -96,17 +96,13 @@ static inline launch_config one_per_thread_config(const tut_device_info *dev, ke
 }
 
 /* A grid-stride kernel over `items` work items: one wave, as many blocks as every SM holds at
- * once (fewer if there is not that much work). */
-static inline launch_config one_wave_config(const tut_device_info *dev, kernel_resources k,
-                                            size_t items)
-{
-    const unsigned threads = best_block_size(dev, k, STREAMING_MAX_THREADS);
-    if (threads == 0)
-        return config_covering(dev, k, 0, items); /* nothing fits: 0 blocks */
-    const int per_sm = resident_blocks(dev, k, threads);
-    launch_config c = {threads, grid_stride_blocks(items, threads, dev->sm_count, per_sm), per_sm};
-    return c;
-}
+ * once (fewer if there is not that much work), in blocks of the size that keeps the most threads
+ * resident up to STREAMING_MAX_THREADS. 0 blocks only if not even one warp fits. In one_wave.c:
+ * exercise 01.3 (docs/01_vecadd.md, "Exercises"). */
+#ifdef __cplusplus
+extern "C"
+#endif
+launch_config one_wave_config(const tut_device_info *dev, kernel_resources k, size_t items);
 
 /* The float4 kernel's work items: one per whole float4, and at least one thread per tail element. */
 static inline size_t float4_items(size_t n)

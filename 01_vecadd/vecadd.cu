@@ -6,12 +6,16 @@
  * 2. The same in float, three ways: one thread per element, a grid-stride loop over one wave of
  *    blocks, and the float4 kernel; each checked exactly.
  * 3. --bench: every float kernel from 2^10 to 2^28 elements beside cudaMemcpy device-to-device
- *    (the bandwidth ceiling), timed the same way and interleaved, plus the cost of a launch.
+ *    (the bandwidth ceiling), timed the same way and interleaved, plus the cost of a launch;
+ *    then the model's prediction (bytes / the measured DRAM copy ceiling) beside each kernel's
+ *    time at the largest size, on the chapter's roofline.
  * Every launch configuration comes from the GPU's limits (launch_config.h), so
  * TUT_EMULATE_GPU=T4 shows what a T4 would run. Run with --help for the options. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "ceilings.h"
 #include "interleaved_timer.h"
 #include "launch_config.h"
 #include "tutorial.h"
@@ -224,6 +228,44 @@ typedef struct {
     float *got;
 } f32_buffers;
 
+/* Predict, then measure: the model says a kernel that must move `bytes` cannot beat
+ * bytes / (the DRAM copy ceiling), measured now by common/ceilings.h the same way. Every float
+ * kernel at the largest size goes on the chapter's roofline (roofline.csv, drawn by
+ * common/plots/roofline.gp): 1 flop per 12 bytes, far left of the ridge, so the bandwidth roof
+ * is the one that counts. The ceilings are written to ceilings.csv. */
+static void vecadd_roofline(const options *o, size_t n, const tut_timing *t)
+{
+    const tut_ceiling dram = tut_measure_ceiling(TUT_CEILING_DRAM_COPY);
+    const tut_ceiling fma = tut_measure_ceiling(TUT_CEILING_FP32_FMA);
+    const tut_ceiling launch = tut_measure_ceiling(TUT_CEILING_LAUNCH);
+    printf("\nceilings, measured now:\n");
+    tut_ceiling_print(&dram);
+    tut_ceiling_print(&fma);
+    tut_ceiling_print(&launch);
+    tut_csv *ceilings = tut_ceilings_csv_open(o->outdir, "ceilings.csv");
+    tut_ceilings_csv_row(ceilings, &dram);
+    tut_ceilings_csv_row(ceilings, &fma);
+    tut_ceilings_csv_row(ceilings, &launch);
+    tut_csv_close(ceilings);
+
+    const double bytes = 12.0 * (double)n, flops = (double)n;
+    printf("the model at n = %zu: %.0f MB to move; at %.0f GB/s no kernel can take less than "
+           "%.4f ms (the %.0f Mflop need %.4f ms at %.0f GFLOP/s)\n", n, bytes * 1e-6, dram.value,
+           bytes / tut_ceiling_per_second(&dram) * 1e3, flops * 1e-6,
+           flops / tut_ceiling_per_second(&fma) * 1e3, fma.value);
+    tut_csv *csv = tut_roofline_csv_open(o->outdir, "roofline.csv");
+    tut_csv_comment(csv, "n = %zu floats; 12 bytes (read a and b, write c) and 1 flop per element; "
+                         "measured_ms: the median of the bandwidth sweep", n);
+    for (int v = 0; v < F32_VARIANTS; ++v) {
+        const tut_roofline_point p = {.kernel = f32_names[v], .bytes = bytes, .ops = flops,
+                                      .op_unit = "flop", .seconds = t[1 + v].median_ms * 1e-3,
+                                      .memory = &dram, .compute = &fma};
+        tut_roofline_csv_row(csv, &p);
+        tut_roofline_print(&p);
+    }
+    tut_csv_close(csv);
+}
+
 /* Every float kernel beside cudaMemcpy at n = 2^10 ... max_n: each checked, then all timed the
  * same way, interleaved (interleaved_timer.h). Returns 0 if a check failed. */
 static int bandwidth_bench(const options *o, size_t max_n, const f32_buffers *buf)
@@ -242,6 +284,8 @@ static int bandwidth_bench(const options *o, size_t max_n, const f32_buffers *bu
     int ok = 1;
     double best_pct = 0.0;
     const char *best_name = "";
+    tut_timing largest[1 + F32_VARIANTS]; /* the times at the largest size, for the roofline */
+    size_t largest_n = 0;
     for (size_t size = 1u << 10; size <= max_n; size *= 2) {
         copy_job copy = {buf->d_a, buf->d_c, size};
         f32_job jobs[F32_VARIANTS];
@@ -255,6 +299,8 @@ static int bandwidth_bench(const options *o, size_t max_n, const f32_buffers *bu
         }
         tut_timing t[1 + F32_VARIANTS];
         time_interleaved(timed, 1 + F32_VARIANTS, 3, batch, rounds, t);
+        memcpy(largest, t, sizeof t);
+        largest_n = size;
 
         const double copy_gbps = 8.0 * size / t[0].median_ms * 1e-6;
         for (int j = 0; j <= F32_VARIANTS; ++j) {
@@ -272,8 +318,9 @@ static int bandwidth_bench(const options *o, size_t max_n, const f32_buffers *bu
         }
     }
     tut_csv_close(csv);
-    printf("\nbest at n=%zu: %s at %.1f%% of the same-run memcpy bandwidth (goal: 90%%)\n", max_n,
-           best_name, best_pct);
+    printf("\nbest at n=%zu: %s at %.1f%% of the same-run memcpy bandwidth (goal: 90%%)\n",
+           largest_n, best_name, best_pct);
+    vecadd_roofline(o, largest_n, largest);
     tut_csv *launch = tut_csv_open(o->outdir, "launch.csv",
                                    "measure,us_per_launch,min_us,max_us");
     launch_overhead(launch);
@@ -355,8 +402,8 @@ int main(int argc, char **argv)
         {"--if-fits", TUT_OPT_FLAG, &o.if_fits,
          "skip (exit 77) instead of failing (exit 2) when the vectors do not fit on the GPU", 0,
          0, NULL},
-        {"--outdir", TUT_OPT_STRING, &o.outdir, "write bandwidth.csv and launch.csv here", 0, 0,
-         NULL},
+        {"--outdir", TUT_OPT_STRING, &o.outdir,
+         "write bandwidth.csv, launch.csv, ceilings.csv and roofline.csv here", 0, 0, NULL},
     };
     tut_parse_or_exit(argc, argv, "Chapter 01: vector addition c = a + b, checked and timed.",
                       opts, TUT_COUNT(opts));

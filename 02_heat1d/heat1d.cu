@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ceilings.h"
 #include "heat1d.h"
 #include "heat_reference.h"
 #include "tutorial.h"
@@ -282,6 +283,77 @@ static void copy_for_timer(void *arg)
                                cudaMemcpyDeviceToDevice, 0));
 }
 
+/* ---------------------------------------------------------------- the roofline */
+
+/* The ceilings the large rod's kernels are bound by, measured in this run (common/ceilings.h):
+ * DRAM (a kernel per step reads and writes the rod), shared memory and FP64 (temporal blocking
+ * keeps the rod in shared memory for `halo` steps). */
+typedef struct {
+    tut_ceiling dram, shared, fp64;
+} heat_roofs;
+
+static heat_roofs measure_roofs(const char *outdir)
+{
+    heat_roofs r = {.dram = tut_measure_ceiling(TUT_CEILING_DRAM_COPY),
+                    .shared = tut_measure_ceiling(TUT_CEILING_SHARED_BANDWIDTH),
+                    .fp64 = tut_measure_ceiling(TUT_CEILING_FP64_FMA)};
+    printf("ceilings, measured now:\n");
+    tut_ceiling_print(&r.dram);
+    tut_ceiling_print(&r.shared);
+    tut_ceiling_print(&r.fp64);
+    tut_csv *csv = tut_ceilings_csv_open(outdir, "ceilings.csv");
+    tut_ceilings_csv_row(csv, &r.dram);
+    tut_ceilings_csv_row(csv, &r.shared);
+    tut_ceilings_csv_row(csv, &r.fp64);
+    tut_csv_close(csv);
+    return r;
+}
+
+/* Flops as the FP64 pipe sees them: each of an update's four instructions (DFMA, DADD, DMUL,
+ * DADD) takes the slot of one FMA, 2 flops, so that the fp64_fma ceiling is their roof. */
+static double fp64_slot_flops(double updates)
+{
+    return 2.0 * HEAT_FP64_INSTRUCTIONS_PER_UPDATE * updates;
+}
+
+/* One roofline row per step-by-step variant (16 bytes of DRAM per update: read, write); the
+ * temporal kernel gets two, against DRAM and against shared memory, its real limit. */
+static void roofline_row(tut_csv *csv, int v, const heat_job *job, double seconds,
+                         const heat_roofs *r)
+{
+    const double updates = (double)job->n * (double)job->steps;
+    char name[96];
+    if (v != V_TEMPORAL) {
+        const tut_roofline_point p = {.kernel = variant_names[v], .bytes = 16.0 * updates,
+                                      .ops = fp64_slot_flops(updates), .op_unit = "flop",
+                                      .seconds = seconds, .memory = &r->dram, .compute = &r->fp64};
+        tut_roofline_csv_row(csv, &p);
+        tut_roofline_print(&p);
+        return;
+    }
+    const heat_traffic t = heat_temporal_traffic(job->n, &job->launch, job->steps);
+    snprintf(name, sizeof name, "temporal tile=%d halo=%d vs DRAM", job->launch.tile,
+             job->launch.halo);
+    const tut_roofline_point dram = {.kernel = name, .bytes = t.dram_bytes,
+                                     .ops = fp64_slot_flops(t.updates), .op_unit = "flop",
+                                     .seconds = seconds, .memory = &r->dram, .compute = &r->fp64};
+    tut_roofline_csv_row(csv, &dram);
+    tut_roofline_print(&dram);
+    snprintf(name, sizeof name, "temporal tile=%d halo=%d vs shared", job->launch.tile,
+             job->launch.halo);
+    const tut_roofline_point shared = {.kernel = name, .bytes = t.shared_bytes,
+                                       .ops = fp64_slot_flops(t.updates), .op_unit = "flop",
+                                       .seconds = seconds, .memory = &r->shared,
+                                       .compute = &r->fp64};
+    const tut_roofline_figures f = tut_roofline_csv_row(csv, &shared);
+    tut_roofline_print(&shared);
+    printf("  the model for temporal blocking: %.1f bytes of shared memory per useful update "
+           "(%.1f%% of the updates are redundant halo work), at %.0f GB/s: %.4f ms; measured "
+           "%.4f ms: %.1f%% of the shared-memory roof\n",
+           t.shared_bytes / t.useful, 100.0 * (t.updates / t.useful - 1.0), r->shared.value,
+           f.predicted_s * 1e3, seconds * 1e3, 100.0 * f.ratio);
+}
+
 /* Every variant that applies, checked on a short run, then timed on a long one, beside a
  * device-to-device copy of the rod (the ceiling of any kernel that reads and writes it once),
  * both timed the same way (time_variant). */
@@ -333,6 +405,14 @@ static int large_rod(const options *o)
     tut_csv_row(csv, "memcpy,read+write,%zu,1,%.6f,%.3f,%.1f,1.000,%.3f,%.3f", n, copy.median_ms,
                 1e3 * copy.median_ms, copy_gbps, 1e3 * copy.min_ms, 1e3 * copy.max_ms);
 
+    const heat_roofs roofs = measure_roofs(o->outdir);
+    tut_csv *roofline = tut_roofline_csv_open(o->outdir, "roofline.csv");
+    tut_csv_comment(roofline, "%zu points x %lld steps; flop: 4 FP64 instructions per update, "
+                    "2 flops (one FMA slot) each; temporal: the fastest (tile, halo) of the sweep",
+                    n, o->bench_steps);
+    heat_job best_temporal = job;
+    double best_temporal_s = 0.0;
+
     int ok = 1;
     for (int v = V_COOPERATIVE; v < V_COUNT; ++v) {
         if (o->variant != V_ALL && o->variant != v)
@@ -363,10 +443,19 @@ static int large_rod(const options *o)
                 tut_csv_row(csv, "%s,%s,%zu,%lld,%.6f,%.3f,%.1f,%.3f,%.3f,%.3f", variant_names[v],
                             shown, n, o->bench_steps, t.median_ms, t.median_ms * per_step, gbps,
                             gbps / copy_gbps, t.min_ms * per_step, t.max_ms * per_step);
+                if (v != V_TEMPORAL)
+                    roofline_row(roofline, v, &job, t.median_ms * 1e-3, &roofs);
+                else if (best_temporal_s == 0.0 || t.median_ms * 1e-3 < best_temporal_s) {
+                    best_temporal = job;
+                    best_temporal_s = t.median_ms * 1e-3;
+                }
             }
         }
         heat_graph_destroy(&job);
     }
+    if (best_temporal_s > 0.0)
+        roofline_row(roofline, V_TEMPORAL, &best_temporal, best_temporal_s, &roofs);
+    tut_csv_close(roofline);
     tut_csv_close(csv);
     tut_device_free(job.a);
     tut_device_free(job.b);

@@ -209,3 +209,22 @@ int heat_default_temporal(const tut_device_info *dev, heat_kernel_cost cost, int
     *halo_out = halo;
     return 1;
 }
+
+heat_traffic heat_temporal_traffic(size_t n, const heat_launch *launch, long long steps)
+{
+    heat_traffic t = {.updates = 0, .useful = (double)n * (double)steps};
+    const double width = launch->tile + 2.0 * launch->halo, blocks = (double)launch->blocks;
+    t.shared_bytes = 0;
+    t.dram_bytes = 0;
+    for (long long done = 0; done < steps; done += launch->halo) {
+        const double s = (double)(steps - done < launch->halo ? steps - done : launch->halo);
+        /* sum over step 1..s of (width - 2 step) */
+        const double per_block = s * width - s * (s + 1.0);
+        t.updates += blocks * per_block;
+        /* the band stored into shared memory, then the tile loaded back out of it */
+        t.shared_bytes += blocks * (per_block * HEAT_SHARED_BYTES_PER_UPDATE +
+                                    8.0 * (width + launch->tile));
+        t.dram_bytes += blocks * 8.0 * width + 8.0 * (double)n;
+    }
+    return t;
+}

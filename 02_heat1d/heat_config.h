@@ -71,6 +71,21 @@ size_t heat_temporal_band_bytes(int tile, int halo);
 int heat_config_temporal(const tut_device_info *dev, heat_kernel_cost cost, size_t n, int threads,
                          int tile, int halo, heat_launch *launch, char *why, size_t len);
 
+/* The work and traffic of the temporal kernel (the roofline, docs/02_heat1d.md): each launch
+ * advances `halo` steps (the last one the rest), each block updates width - 2s points at its
+ * step s (width = tile + 2 halo), halo points included; each update reads three doubles of
+ * shared memory and writes one (32 bytes) and does four FP64 instructions (DFMA, DADD, DMUL,
+ * DADD). DRAM: per launch, each block reads its band and writes its tile. */
+#define HEAT_SHARED_BYTES_PER_UPDATE 32.0
+#define HEAT_FP64_INSTRUCTIONS_PER_UPDATE 4.0
+typedef struct {
+    double updates;      /* point updates done, redundant halo updates included */
+    double useful;       /* n x steps */
+    double shared_bytes; /* loaded from and stored to shared memory, band loads and stores too */
+    double dram_bytes;   /* read from and written to global memory */
+} heat_traffic;
+heat_traffic heat_temporal_traffic(size_t n, const heat_launch *launch, long long steps);
+
 /* The default tile for a halo (0: HEAT_DEFAULT_HALO): the largest power of two up to
  * HEAT_LARGEST_DEFAULT_TILE whose blocks keep at least half of an SM's thread slots resident;
  * if none does, the largest that fits at all. Returns 0 (why[]) if not even a 64-point tile

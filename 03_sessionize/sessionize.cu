@@ -20,8 +20,8 @@
 #include "tutorial.h"
 
 static const session_variant *const all_variants[] = {&cooperative_variant, &cub_scan_variant,
-                                                      &chained_scan_variant};
-#define VARIANT_CHOICES "all|cooperative|cub|chained"
+                                                      &chained_scan_variant, &single_pass_variant};
+#define VARIANT_CHOICES "all|cooperative|cub|chained|single_pass"
 
 static unsigned long long opt_n = 1000003;
 static long long opt_timeout = SEED_TIMEOUT;
@@ -170,6 +170,10 @@ static void print_launch_plans(int with_cooperative)
     printf("chained scan: one block of %d threads per tile of %d events; %d blocks per SM of %s "
            "(limited by %s)\n",
            s.threads, CHAINED_TILE, s.blocks_per_sm, gpu, s.limiter);
+    const session_launch p = single_pass_plan(SINGLE_PASS_TILE);
+    printf("single-pass scan: one block of %d threads per tile of %d events; %d blocks per SM of "
+           "%s (limited by %s)\n",
+           p.threads, SINGLE_PASS_TILE, p.blocks_per_sm, gpu, p.limiter);
 }
 
 /* --cpu-only: the reference alone, for CSV files on machines without a GPU. */
@@ -268,10 +272,15 @@ int main(int argc, char **argv)
         ok &= seed_demo();
 
     if (opt_bench) {
-        const int first = cooperative_ok ? 0 : 1; /* all_variants[0] is the cooperative one */
-        bench_config cfg = {all_variants + first, TUT_COUNT(all_variants) - first, opt_timeout,
-                            (uint64_t)opt_seed, (int64_t)opt_bench_max,
-                            opt_bench_max == DEFAULT_BENCH_MAX, opt_outdir};
+        /* The variants --variant selects that this GPU can run. */
+        const session_variant *chosen[TUT_COUNT(all_variants)];
+        int chosen_count = 0;
+        for (int k = 0; k < TUT_COUNT(all_variants); ++k)
+            if (variant_runs(k))
+                chosen[chosen_count++] = all_variants[k];
+        bench_config cfg = {chosen, chosen_count, opt_timeout, (uint64_t)opt_seed,
+                            (int64_t)opt_bench_max, opt_bench_max == DEFAULT_BENCH_MAX,
+                            opt_outdir};
         ok &= run_benchmark(&cfg);
     } else if (opt_input) {
         int64_t *label = (int64_t *)tut_host_alloc(tut_bytes(table.n, 8, "labels"), "labels");

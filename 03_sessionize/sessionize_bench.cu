@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ceilings.h"
 #include "sessionize_bench.h"
 #include "sessionize_config.h"
 #include "sessionize_cpu.h"
@@ -89,8 +90,40 @@ static int check_and_time(const session_variant *v, session_job *job, const int6
 
 typedef struct {
     int64_t n;
-    double cpu_ms, memcpy_gbps, ms[8];
+    double cpu_ms, memcpy_gbps, memcpy_ms, ms[8];
 } summary_row;
+
+/* The roofline at the largest size (ceilings.h): every variant against the DRAM copy ceiling,
+ * all counted as the 24 bytes per event the problem must move and one "event" operation each;
+ * the same-size memcpy is a point too. Prints the prediction beside each measurement. */
+static void write_roofline(const bench_config *cfg, const summary_row *last,
+                           const tut_ceiling *dram)
+{
+    tut_csv *csv = tut_roofline_csv_open(cfg->outdir, "roofline.csv");
+    tut_csv_comment(csv, "n = %" PRId64 " events; bytes: the 24 per event the problem must move "
+                         "(read user_id and timestamp, write session_id); ops: events; "
+                         "measured_ms: median of the throughput run", last->n);
+    printf("\nRoofline at n = %" PRId64 " (bytes / the DRAM copy ceiling, %s):\n", last->n,
+           dram->method);
+    const double bytes = BYTES_PER_EVENT * (double)last->n;
+    tut_roofline_point copy = {.kernel = "memcpy", .bytes = bytes, .ops = (double)last->n,
+                               .op_unit = "event", .seconds = last->memcpy_ms * 1e-3,
+                               .memory = dram, .compute = NULL};
+    tut_roofline_csv_row(csv, &copy);
+    printf("  %-12s ", "memcpy");
+    tut_roofline_print(&copy);
+    for (int k = 0; k < cfg->variant_count; ++k) {
+        if (last->ms[k] <= 0)
+            continue;
+        tut_roofline_point p = {.kernel = cfg->variants[k]->name, .bytes = bytes,
+                                .ops = (double)last->n, .op_unit = "event",
+                                .seconds = last->ms[k] * 1e-3, .memory = dram, .compute = NULL};
+        tut_roofline_csv_row(csv, &p);
+        printf("  %-12s ", cfg->variants[k]->name);
+        tut_roofline_print(&p);
+    }
+    tut_csv_close(csv);
+}
 
 /* One CSV row: the timing with its spread, and the rates from the median. */
 static void throughput_row(tut_csv *csv, int64_t n, const char *variant, tut_timing t,
@@ -174,6 +207,12 @@ int run_benchmark(const bench_config *cfg)
         max_n = fits;
     }
     const size_t bytes = tut_bytes((size_t)max_n, sizeof(int64_t), "events");
+    /* The chapter's roof, measured first (ceilings.h): the best of a copy kernel and memcpy. */
+    const tut_ceiling dram = tut_measure_ceiling(TUT_CEILING_DRAM_COPY);
+    tut_ceiling_print(&dram);
+    tut_csv *ceilings = tut_ceilings_csv_open(cfg->outdir, "ceilings.csv");
+    tut_ceilings_csv_row(ceilings, &dram);
+    tut_csv_close(ceilings);
     printf("\nBenchmark: random events (seed %" PRIu64 ", timeout %" PRId64 "), up to %" PRId64
            "; %.0f bytes moved per event\n", cfg->seed, cfg->timeout, max_n, BYTES_PER_EVENT);
     int64_t *user = (int64_t *)tut_host_alloc(bytes, "user ids");
@@ -183,9 +222,12 @@ int run_benchmark(const bench_config *cfg)
     generate_events(cfg->seed, EVENTS_MIXED, cfg->timeout, (size_t)max_n, user, ts);
     sessionize_cpu(user, ts, (size_t)max_n, cfg->timeout, want);
 
-    /* One allocation holds both inputs, so the memcpy ceiling reads from the same memory. */
-    int64_t *d_events = (int64_t *)tut_device_alloc(2 * bytes, "events");
-    int64_t *d_user = d_events, *d_ts = d_events + max_n;
+    /* One allocation holds both inputs, so the memcpy ceiling reads from the same memory. The
+     * timestamps start at an even element: 16-byte aligned, as 4_single_pass.cu's loads need. */
+    const int64_t ts_offset = max_n + (max_n & 1);
+    int64_t *d_events = (int64_t *)tut_device_alloc(
+        tut_bytes(2 * (size_t)ts_offset, sizeof(int64_t), "events"), "events");
+    int64_t *d_user = d_events, *d_ts = d_events + ts_offset;
     int64_t *d_label = (int64_t *)tut_device_alloc(bytes, "session ids");
     void *d_copy = tut_device_alloc(bytes + bytes / 2, "memcpy destination");
     size_t temp_bytes = 0;
@@ -207,19 +249,20 @@ int run_benchmark(const bench_config *cfg)
                     BATCHES);
     int64_t sizes[40];
     const int size_count = sessionize_bench_sizes(max_n, sizes);
-    summary_row last = {0, 0, 0, {0}};
+    summary_row last = {0, 0, 0, 0, {0}};
     int ok = 1;
     printf("%12s %-12s %10s %10s %10s %10s %9s %8s %9s\n", "n", "variant", "ms", "min", "max",
            "Gevents/s", "GB/s", "memcpy", "x CPU");
     for (int s = 0; s < size_count; ++s) {
         const int64_t n = sizes[s];
-        summary_row row = {n, 0, 0, {0}};
+        summary_row row = {n, 0, 0, 0, {0}};
         cpu_job cpu = {user, ts, (size_t)n, cfg->timeout, got};
         const tut_timing cpu_t = time_cpu(&cpu, n >= 30000000 ? 3 : BATCHES);
         row.cpu_ms = cpu_t.median_ms;
         copy_job copy = {d_copy, d_events, (size_t)n * 12};
         const tut_timing copy_t = tut_time_gpu_batched(copy_work, &copy, WARMUP, BATCHES, 0);
         row.memcpy_gbps = BYTES_PER_EVENT * (double)n / copy_t.median_ms * 1e-6;
+        row.memcpy_ms = copy_t.median_ms;
         print_row(n, "memcpy", copy_t, row.memcpy_gbps, 0);
         print_row(n, "cpu", cpu_t, row.memcpy_gbps, row.cpu_ms);
         throughput_row(csv, n, "memcpy", copy_t, row.memcpy_gbps, 0);
@@ -248,6 +291,10 @@ int run_benchmark(const bench_config *cfg)
 
     printf("\nSummary at n = %" PRId64 " (memcpy of the same bytes: %.0f GB/s; CPU reference "
            "%.1f ms, one thread):\n", last.n, last.memcpy_gbps, last.cpu_ms);
+    /* Predict, then measure: at the copy's rate, the bytes alone take as long as the copy. */
+    printf("  model: %.0f B x %" PRId64 " events / %.0f GB/s (the copy, this run) = %.4f ms\n",
+           BYTES_PER_EVENT, last.n, last.memcpy_gbps,
+           BYTES_PER_EVENT * (double)last.n / last.memcpy_gbps * 1e-6);
     printf("  %-12s %10s %10s %12s %10s\n", "variant", "ms", "Gevents/s", "of memcpy", "x CPU");
     for (int k = 0; k < cfg->variant_count; ++k) {
         if (last.ms[k] <= 0)
@@ -257,6 +304,7 @@ int run_benchmark(const bench_config *cfg)
                (double)last.n / last.ms[k] * 1e-6, 100.0 * gbps / last.memcpy_gbps,
                last.cpu_ms / last.ms[k]);
     }
+    write_roofline(cfg, &last, &dram);
     tut_device_free(d_temp);
     tut_device_free(d_copy);
     tut_device_free(d_label);

@@ -32,15 +32,15 @@ session_launch cooperative_launch_plan(const tut_device_info *dev, int regs_per_
     return plan;
 }
 
-session_launch chained_launch_plan(const tut_device_info *dev, int regs_per_thread,
-                                   size_t static_shared, int64_t n)
+static session_launch one_block_per_tile(const tut_device_info *dev, int threads, int64_t tile,
+                                         int regs_per_thread, size_t static_shared, int64_t n)
 {
-    session_launch plan = plan_for(dev, CHAINED_THREADS, regs_per_thread, static_shared);
+    session_launch plan = plan_for(dev, threads, regs_per_thread, static_shared);
     if (plan.blocks_per_sm == 0)
         return plan;
     /* Tiles are numbered in the order blocks start, so a block waits only for blocks already
      * running: any grid size is safe, and one block per tile needs no grid-stride loop. */
-    const int64_t tiles = (n + CHAINED_TILE - 1) / CHAINED_TILE;
+    const int64_t tiles = (n + tile - 1) / tile;
     if (tiles > 0x7fffffff) {
         snprintf(plan.why, sizeof plan.why, "%lld events need more than 2^31 - 1 tiles",
                  (long long)n);
@@ -48,6 +48,20 @@ session_launch chained_launch_plan(const tut_device_info *dev, int regs_per_thre
     }
     plan.blocks = tiles;
     return plan;
+}
+
+session_launch chained_launch_plan(const tut_device_info *dev, int regs_per_thread,
+                                   size_t static_shared, int64_t n)
+{
+    return one_block_per_tile(dev, CHAINED_THREADS, CHAINED_TILE, regs_per_thread, static_shared,
+                              n);
+}
+
+session_launch single_pass_launch_plan(const tut_device_info *dev, int regs_per_thread,
+                                       size_t static_shared, int64_t n)
+{
+    return one_block_per_tile(dev, SINGLE_PASS_THREADS, SINGLE_PASS_TILE, regs_per_thread,
+                              static_shared, n);
 }
 
 session_launch grid_stride_plan(const tut_device_info *dev, int regs_per_thread,

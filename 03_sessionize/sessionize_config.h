@@ -7,6 +7,7 @@
  *                 every block on the GPU at once)
  *   chained scan  one block per tile of CHAINED_TILE events, whatever the GPU; its
  *                 __launch_bounds__ ask for CHAINED_MIN_BLOCKS blocks per SM
+ *   single pass   the same, tiles of SINGLE_PASS_TILE events, SINGLE_PASS_MIN_BLOCKS per SM
  *   grid-stride   the sort's helpers: enough blocks to fill every SM, fewer when n needs fewer */
 #ifndef SESSIONIZE_CONFIG_H
 #define SESSIONIZE_CONFIG_H
@@ -26,6 +27,17 @@ extern "C" {
 #define CHAINED_TILE (CHAINED_THREADS * CHAINED_ITEMS)
 #define CHAINED_MIN_BLOCKS 3 /* __launch_bounds__: while one block looks back, others load */
 #define GRID_STRIDE_THREADS 256
+/* The single-pass kernel (4_single_pass.cu): 16-byte loads of event pairs, rows of 64 events. */
+#ifndef SINGLE_PASS_THREADS /* (the -D overrides are for tuning sweeps only) */
+#define SINGLE_PASS_THREADS 256
+#endif
+#ifndef SINGLE_PASS_ROWS
+#define SINGLE_PASS_ROWS 4 /* rows of 64 events (32 lanes x a pair) per warp */
+#endif
+#ifndef SINGLE_PASS_MIN_BLOCKS
+#define SINGLE_PASS_MIN_BLOCKS 4 /* __launch_bounds__: blocks in other phases keep loads going */
+#endif
+#define SINGLE_PASS_TILE (SINGLE_PASS_THREADS * 2 * SINGLE_PASS_ROWS)
 
 typedef struct {
     int threads;         /* per block */
@@ -42,6 +54,10 @@ session_launch cooperative_launch_plan(const tut_device_info *dev, int regs_per_
 /* The chained scan (scan_chained_kernel.cuh) over n events: one block per tile. */
 session_launch chained_launch_plan(const tut_device_info *dev, int regs_per_thread,
                                    size_t static_shared, int64_t n);
+
+/* The single-pass kernel (4_single_pass.cu) over n events: one block per tile. */
+session_launch single_pass_launch_plan(const tut_device_info *dev, int regs_per_thread,
+                                       size_t static_shared, int64_t n);
 
 /* A grid-stride kernel over n items (sort_events.cu). */
 session_launch grid_stride_plan(const tut_device_info *dev, int regs_per_thread,

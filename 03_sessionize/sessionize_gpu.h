@@ -6,6 +6,8 @@
  *   2_scan_cub.cu      label = inclusive max-scan of (i if boundary else 0), by CUB
  *   3_scan_chained.cu  the same scan written by hand: warp scans, a block combine, and a
  *                      single-pass chained look-back across blocks
+ *   4_single_pass.cu   the same single pass tuned to the copy's rate: 16-byte pairs, a scan by
+ *                      ballot, 32-bit positions, look-back only where a label needs it
  *   sort_events.cu     unsorted input: find it, then a stable radix sort by (user, timestamp)
  *
  * All pointers are device pointers; every call is issued on stream 0 and checked. */
@@ -35,12 +37,14 @@ typedef struct {
 extern const session_variant cooperative_variant; /* 1_cooperative.cu */
 extern const session_variant cub_scan_variant;    /* 2_scan_cub.cu */
 extern const session_variant chained_scan_variant; /* 3_scan_chained.cu */
+extern const session_variant single_pass_variant;  /* 4_single_pass.cu */
 
 /* The launch configurations the hand-written kernels use on this GPU (sessionize_config.h), as
  * the program prints them: the cooperative variant's co-resident grid, the chained scan's blocks
  * for n events. */
 session_launch cooperative_plan(void);
 session_launch chained_plan(int64_t n);
+session_launch single_pass_plan(int64_t n);
 
 /* sort_events.cu. Index of the first event smaller than its predecessor in (user, timestamp)
  * order, or n if sorted. */

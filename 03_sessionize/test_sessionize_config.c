@@ -23,12 +23,14 @@ typedef struct {
     int chained_regs;      /* chained_sessionize_kernel (__launch_bounds__(256, 3): <= 80) */
     size_t chained_shared; /* its static shared memory: 8 warp maxima, tile id and carry */
     int sort_regs;         /* the most of first_unsorted_kernel, iota_kernel, gather_kernel */
+    int single_regs;       /* single_pass_sessionize_kernel (__launch_bounds__(256, 4): <= 64) */
+    size_t single_shared;  /* its static shared memory: 8 warp maxima and the tile id */
 } kernel_registers;
 
 static const kernel_registers compiled[] = {
-    {"sm_75", 75, 48, 44, 80, 30},  {"sm_80", 80, 32, 40, 80, 28},
-    {"sm_90", 90, 32, 44, 80, 28},  {"sm_100", 100, 38, 56, 80, 28},
-    {"sm_120", 120, 40, 62, 80, 28},
+    {"sm_75", 75, 48, 44, 80, 30, 64, 40},  {"sm_80", 80, 32, 40, 80, 28, 64, 40},
+    {"sm_90", 90, 32, 44, 80, 28, 56, 40},  {"sm_100", 100, 38, 56, 80, 28, 64, 40},
+    {"sm_120", 120, 40, 62, 80, 28, 64, 40},
 };
 
 /* The build a GPU runs: the newest architecture at or below its compute capability with the same
@@ -82,6 +84,22 @@ static void check_gpu(const tut_device_info *dev, const kernel_registers *k, int
            ch.blocks_per_sm ==
                tut_test_most_blocks_per_sm(dev, CHAINED_THREADS, k->chained_regs, k->chained_shared));
 
+    /* Single pass: the same, with its own tile and launch bounds. */
+    const int64_t single_sizes[] = {1, SINGLE_PASS_TILE - 1, SINGLE_PASS_TILE + 1, 100000000,
+                                    4000000000ll};
+    for (int s = 0; s < TUT_COUNT(single_sizes); ++s) {
+        const session_launch p = single_pass_launch_plan(dev, k->single_regs, k->single_shared,
+                                                         single_sizes[s]);
+        expect(gpu, "single pass: one block per tile",
+               p.blocks == (single_sizes[s] + SINGLE_PASS_TILE - 1) / SINGLE_PASS_TILE);
+    }
+    const session_launch sp = single_pass_launch_plan(dev, k->single_regs, k->single_shared, 1);
+    expect(gpu, "single pass: at least SINGLE_PASS_MIN_BLOCKS blocks per SM",
+           sp.blocks_per_sm >= SINGLE_PASS_MIN_BLOCKS);
+    expect(gpu, "single pass: blocks per SM as computed",
+           sp.blocks_per_sm == tut_test_most_blocks_per_sm(dev, SINGLE_PASS_THREADS,
+                                                            k->single_regs, k->single_shared));
+
     /* Grid-stride helpers: one full wave for large n, no idle blocks for small n. */
     const session_launch big = grid_stride_plan(dev, k->sort_regs, 0, 100000000);
     const int g_best = tut_test_most_blocks_per_sm(dev, GRID_STRIDE_THREADS, k->sort_regs, 0);
@@ -97,9 +115,10 @@ static void check_gpu(const tut_device_info *dev, const kernel_registers *k, int
 
     if (!print)
         return;
-    printf("  %-8s %-6s | %3d x %3d = %5lld blocks (%-9s) | %d/SM (%-9s) | %5lld blocks\n", gpu,
-           k->arch, c.blocks_per_sm, dev->sm_count, (long long)c.blocks, c.limiter,
-           ch.blocks_per_sm, ch.limiter, (long long)big.blocks);
+    printf("  %-8s %-6s | %3d x %3d = %5lld blocks (%-9s) | %d/SM (%-9s) | %d/SM (%-9s) | %5lld "
+           "blocks\n", gpu, k->arch, c.blocks_per_sm, dev->sm_count, (long long)c.blocks,
+           c.limiter, ch.blocks_per_sm, ch.limiter, sp.blocks_per_sm, sp.limiter,
+           (long long)big.blocks);
 }
 
 /* The benchmark's largest size shrinks to what fits, from its own size list. */
@@ -136,8 +155,8 @@ int main(void)
 {
     printf("Launch choices per GPU, with the registers of the build it runs (every build's are "
            "checked):\n");
-    printf("  %-8s %-6s | %-36s | %-16s | %s\n", "GPU", "build", "cooperative: per SM x SMs",
-           "chained scan", "sort grid, 10^8");
+    printf("  %-8s %-6s | %-36s | %-16s | %-16s | %s\n", "GPU", "build",
+           "cooperative: per SM x SMs", "chained scan", "single pass", "sort grid, 10^8");
     for (int i = 0; i < tut_gpu_profile_count(); ++i) {
         const tut_device_info *dev = tut_gpu_profile_at(i);
         for (int k = 0; k < TUT_COUNT(compiled); ++k)

@@ -9,6 +9,7 @@
 
 #include "tutorial.h"
 
+#include "ceilings.h"
 #include "driver.h"
 #include "variants.h"
 
@@ -17,7 +18,7 @@
 #define BATCHES 7 /* of about 2 ms or more each (tut_time_gpu_batched picks the calls) */
 /* Multiply results per sample in Philox4x32-10: 10 rounds x 2 words x (high + low) / 4 samples */
 #define MULTIPLY_RESULTS_PER_SAMPLE 10.0
-#define CEILING_STEPS 4096 /* multiply steps per chain: about a millisecond per launch */
+#define PHILOX_CEILING_CALLS 1024 /* Philox calls per thread of the generator's own ceilings */
 
 typedef struct {
     char variant[32], config[48];
@@ -31,6 +32,8 @@ typedef struct {
     int count;
     tut_csv *csv;
     double ceiling_gsps; /* the multiply ceiling in samples/s (G), measured first */
+    double philox_gsps[MC_PHILOX_CEILING_COUNT]; /* Philox alone; Philox + conversion + sum */
+    tut_ceiling wide, lo, dram; /* common/ceilings.h, measured in this run */
 } table;
 
 /* Every timing in the benchmark: batches of back-to-back calls between one pair of events, after
@@ -50,8 +53,10 @@ static void add_row(table *t, const char *variant, const char *config, unsigned 
     r->setup_ms = setup_ms;
     r->t = tm;
     r->gsps = (double)n / (tm.median_ms * 1e-3) / 1e9;
-    tut_csv_row(t->csv, "%s,%s,%llu,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f", variant, config, n, setup_ms,
-                tm.median_ms, tm.min_ms, tm.max_ms, r->gsps, r->gsps / t->ceiling_gsps);
+    tut_csv_row(t->csv, "%s,%s,%llu,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.4f,%.4f", variant, config, n,
+                setup_ms, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps, r->gsps / t->ceiling_gsps,
+                r->gsps / t->philox_gsps[MC_PHILOX_ONLY],
+                r->gsps / t->philox_gsps[MC_PHILOX_UNIFORM_SUM]);
     printf("  %-16s %-26s n=%-12llu %9.3f ms (%.3f-%.3f) %8.2f G samples/s %4.0f%% of ceiling",
            variant, config, n, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps,
            100.0 * r->gsps / t->ceiling_gsps);
@@ -66,7 +71,7 @@ static void work_generate(void *job) { mc_library_generate_only((mc_library_job 
 static void work_reduce(void *job) { mc_library_reduce_only((mc_library_job *)job); }
 static void work_setup(void *job) { mc_states_setup((mc_states_job *)job); }
 static void work_sample(void *job) { mc_states_sample((mc_states_job *)job); }
-static void work_ceiling(void *job) { mc_ceiling_run((mc_ceiling_job *)job); }
+static void work_philox(void *job) { mc_philox_ceiling_run((mc_philox_job *)job); }
 
 static int check_run(const char *label, const mc_problem *p, const double2 *result)
 {
@@ -74,45 +79,67 @@ static int check_run(const char *label, const mc_problem *p, const double2 *resu
     return mc_report(label, p, &s, MAX_SIGMAS);
 }
 
-/* The ceiling: Philox's multiplies alone (ceiling.cu), at full occupancy, in G samples/s (10
- * multiply results per sample); also plain 32-bit multiplies, for comparison.
- * multiply_ceiling.csv has both. */
-static double measure_ceiling(const char *outdir)
+/* The ceilings. The multiply ceiling (common/ceilings.h, INT_MUL_WIDE): chains of
+ * x = hi(M x) ^ lo(M x) ^ K, one IMAD.WIDE and one LOP3 a step, the mix of a Philox round, at
+ * full occupancy; its multiply results per second / 10 are the samples per second a kernel
+ * bound by Philox's multiplies could reach. Plain 32-bit multiplies (INT_MUL_LO) for
+ * comparison, and the DRAM copy ceiling for the roofline. Then the generator's own ceilings
+ * (ceiling.cu). multiply_ceiling.csv has them all, ceilings.csv the common ones. */
+static double measure_ceiling(table *t, const char *outdir)
 {
     tut_csv *csv = tut_csv_open(outdir, "multiply_ceiling.csv",
-                                "op,sass,blocks,threads,results,ms,min_ms,max_ms,gresults_per_s,"
+                                "op,method,results,ms,min_ms,max_ms,gresults_per_s,"
                                 "sample_ceiling_gsps");
     tut_csv_comment(csv, "ms per launch: median (min_ms, max_ms) of %d batches of back-to-back "
                          "launches of 2 ms or more; results: 32-bit multiply results per launch "
                          "(a high and a low half count one each); sample_ceiling_gsps: "
                          "gresults_per_s / %.0f, the multiply results of one Philox sample",
                     BATCHES, MULTIPLY_RESULTS_PER_SAMPLE);
-    printf("== the ceiling: 32-bit integer multiplies as Philox does them (ceiling.cu)\n");
-    double sample_ceiling = 0.0;
-    for (int wide = 1; wide >= 0; --wide) {
-        mc_ceiling_job job;
-        mc_ceiling_create(&job, wide, CEILING_STEPS);
-        const tut_timing tm = time_work(work_ceiling, &job);
-        const double results = mc_ceiling_results(&job);
-        const double per_s = results / (tm.median_ms * 1e-3) / 1e9;
-        const char *op = wide ? "mul_hi_lo" : "mul_lo";
-        const char *sass = wide ? "IMAD.WIDE.U32+LOP3" : "IMAD+LOP3";
-        printf("  %-10s (%s) %d blocks x %d: %.3f ms (%.3f-%.3f), %.0f G multiply results/s",
-               op, sass, job.blocks, MC_CEILING_THREADS, tm.median_ms, tm.min_ms, tm.max_ms,
-               per_s);
-        if (wide) {
-            sample_ceiling = per_s / MULTIPLY_RESULTS_PER_SAMPLE;
-            printf(" = %.0f G samples/s at %.0f per sample", sample_ceiling,
-                   MULTIPLY_RESULTS_PER_SAMPLE);
-        }
-        printf("\n");
+    printf("== the ceilings: 32-bit integer multiplies as Philox does them (common/ceilings.h)\n");
+    t->wide = tut_measure_ceiling(TUT_CEILING_INT_MUL_WIDE);
+    t->lo = tut_measure_ceiling(TUT_CEILING_INT_MUL_LO);
+    t->dram = tut_measure_ceiling(TUT_CEILING_DRAM_COPY);
+    tut_csv *common_csv = tut_ceilings_csv_open(outdir, "ceilings.csv");
+    const tut_ceiling *measured[] = {&t->wide, &t->lo, &t->dram};
+    for (int k = 0; k < TUT_COUNT(measured); ++k) {
+        tut_ceiling_print(measured[k]);
+        tut_ceilings_csv_row(common_csv, measured[k]);
+    }
+    tut_csv_close(common_csv);
+    const double sample_ceiling = t->wide.value / MULTIPLY_RESULTS_PER_SAMPLE;
+    printf("  = %.0f G samples/s at %.0f multiply results per sample\n", sample_ceiling,
+           MULTIPLY_RESULTS_PER_SAMPLE);
+    for (int k = 0; k < 2; ++k) {
+        const tut_ceiling *c = measured[k];
         char ceiling[32] = ""; /* only the pair Philox uses bounds the samples */
-        if (wide)
+        if (k == 0)
             snprintf(ceiling, sizeof ceiling, "%.2f", sample_ceiling);
-        tut_csv_row(csv, "%s,%s,%d,%d,%.0f,%.4f,%.4f,%.4f,%.1f,%s", op, sass, job.blocks,
-                    MC_CEILING_THREADS, results, tm.median_ms, tm.min_ms, tm.max_ms, per_s,
-                    ceiling);
-        mc_ceiling_destroy(&job);
+        char method[sizeof c->method]; /* one CSV cell: no commas */
+        snprintf(method, sizeof method, "%s", c->method);
+        for (char *m = method; *m; ++m)
+            *m = *m == ',' ? ';' : *m;
+        tut_csv_row(csv, "%s,%s,%.0f,%.4f,%.4f,%.4f,%.1f,%s", k == 0 ? "mul_hi_lo" : "mul_lo",
+                    method, c->work, c->time.median_ms, c->time.min_ms, c->time.max_ms,
+                    c->value, ceiling);
+    }
+    /* The generator's own ceilings: the samples/s of Philox alone, and with the conversion and
+     * the sum, in the same loop as the fused kernel (their results: the multiplies of those
+     * samples, 10 each). */
+    for (int w = 0; w < MC_PHILOX_CEILING_COUNT; ++w) {
+        mc_philox_job job;
+        mc_philox_ceiling_create(&job, (mc_philox_work)w, PHILOX_CEILING_CALLS);
+        const tut_timing tm = time_work(work_philox, &job);
+        const double samples = mc_philox_ceiling_samples(&job);
+        t->philox_gsps[w] = samples / (tm.median_ms * 1e-3) / 1e9;
+        const char *op = w == MC_PHILOX_ONLY ? "philox" : "philox_uniform_sum";
+        const char *sass = w == MC_PHILOX_ONLY ? "Philox4x32-10 only" : "Philox + shifted + FADD";
+        printf("  %-18s %d blocks x %d: %.3f ms (%.3f-%.3f), %.0f G samples/s = %.1f%% of the "
+               "multiply ceiling\n", op, job.blocks, MC_CEILING_THREADS, tm.median_ms, tm.min_ms,
+               tm.max_ms, t->philox_gsps[w], 100.0 * t->philox_gsps[w] / sample_ceiling);
+        tut_csv_row(csv, "%s,%s,%.0f,%.4f,%.4f,%.4f,%.1f,%.2f", op, sass,
+                    samples * MULTIPLY_RESULTS_PER_SAMPLE, tm.median_ms, tm.min_ms, tm.max_ms,
+                    t->philox_gsps[w] * MULTIPLY_RESULTS_PER_SAMPLE, t->philox_gsps[w]);
+        mc_philox_ceiling_destroy(&job);
     }
     tut_csv_close(csv);
     return sample_ceiling;
@@ -130,7 +157,7 @@ static double bench_fused(table *t, const mc_problem *p, mc_uniform u, mc_genera
     char config[48];
     snprintf(config, sizeof config, "%s %s %s %d blk/SM", mc_integrand_name(p->integrand),
              g == MC_GENERATOR_COUNTER ? "counter" : "state",
-             u == MC_UNIFORM_BITS ? "bits" : "curand", mc_fused_plan(blocks_per_sm, p->samples)
+             mc_uniform_name((mc_uniform)u), mc_fused_plan(blocks_per_sm, p->samples)
                                                            .blocks_per_sm);
     add_row(t, "fused", config, p->samples, 0.0, tm);
     mc_fused_destroy(&job);
@@ -205,6 +232,40 @@ static void bench_states(table *t, const mc_problem *p, int *ok)
     mc_states_destroy(&job);
 }
 
+/* The roofline (ceilings.h): each kernel's multiply results against the bytes it moves, under
+ * the DRAM copy and the multiply ceilings of this run. The library pipeline writes and reads
+ * back 4 bytes per sample; the fused kernel writes one pair per block; the generator's own
+ * ceilings are points too (their bytes: one word per thread). */
+static void write_roofline(const table *t, const char *outdir, unsigned long long n,
+                           double fused_ms, long long fused_blocks, double library_ms)
+{
+    tut_csv *csv = tut_roofline_csv_open(outdir, "roofline.csv");
+    tut_csv_comment(csv, "%llu samples of the benchmark's integrand; ops: multiply results, %.0f "
+                         "per sample (a high and a low half count one each); bytes: DRAM traffic",
+                    n, MULTIPLY_RESULTS_PER_SAMPLE);
+    const double ops = MULTIPLY_RESULTS_PER_SAMPLE * (double)n;
+    const tut_roofline_point points[] = {
+        {.kernel = "fused (best)", .bytes = 16.0 * (double)fused_blocks, .ops = ops,
+         .op_unit = "mul", .seconds = fused_ms * 1e-3, .memory = &t->dram, .compute = &t->wide},
+        {.kernel = "philox + conversion + sum", .bytes = 4.0 * (double)n / 4096.0, .ops = ops,
+         .op_unit = "mul", .seconds = (double)n / (t->philox_gsps[MC_PHILOX_UNIFORM_SUM] * 1e9),
+         .memory = &t->dram, .compute = &t->wide},
+        {.kernel = "philox alone", .bytes = 4.0 * (double)n / 4096.0, .ops = ops,
+         .op_unit = "mul", .seconds = (double)n / (t->philox_gsps[MC_PHILOX_ONLY] * 1e9),
+         .memory = &t->dram, .compute = &t->wide},
+        {.kernel = "cuRAND host + CUB (best chunk)", .bytes = 8.0 * (double)n, .ops = ops,
+         .op_unit = "mul", .seconds = library_ms * 1e-3, .memory = &t->dram,
+         .compute = &t->wide},
+    };
+    printf("== roofline (ops: %.0f multiply results per sample)\n", MULTIPLY_RESULTS_PER_SAMPLE);
+    for (int k = 0; k < TUT_COUNT(points); ++k) {
+        tut_roofline_csv_row(csv, &points[k]);
+        printf("  %-32s ", points[k].kernel);
+        tut_roofline_print(&points[k]);
+    }
+    tut_csv_close(csv);
+}
+
 int bench(const options *o)
 {
     const unsigned long long n = o->samples ? o->samples : 1ull << 32;
@@ -217,12 +278,15 @@ int bench(const options *o)
     int ok = 1;
 
     /* 0: the ceiling first, so every row can say how close it comes. */
-    t.ceiling_gsps = measure_ceiling(o->outdir);
+    t.ceiling_gsps = measure_ceiling(&t, o->outdir);
     t.csv = tut_csv_open(o->outdir, "throughput.csv",
-                         "variant,config,samples,setup_ms,ms,min_ms,max_ms,gsps,of_ceiling");
+                         "variant,config,samples,setup_ms,ms,min_ms,max_ms,gsps,of_ceiling,"
+                         "of_philox,of_philox_sum");
     tut_csv_comment(t.csv, "ms per run: median (min_ms, max_ms) of %d batches of back-to-back "
                            "runs of 2 ms or more, after warm-up; gsps from the median; "
-                           "of_ceiling: gsps / the multiply ceiling (multiply_ceiling.csv)",
+                           "of_ceiling: gsps / the multiply ceiling; of_philox, of_philox_sum: "
+                           "gsps / Philox alone, / Philox + conversion + sum "
+                           "(multiply_ceiling.csv)",
                     BATCHES);
 
     const double best_library_ms = bench_library(&t, &p, &ok);
@@ -334,7 +398,18 @@ int bench(const options *o)
            (double)n / state_curand_ms / 1e6, best_library_ms / state_curand_ms);
     printf("fused, best (%s, %s, %d blocks/SM): %.2f G samples/s = %.2fx the library = %.0f%% of "
            "the multiply ceiling\n",
-           best_g ? "counter" : "state", best_u ? "bits" : "curand", best_bps, best_gsps,
+           best_g ? "counter" : "state", mc_uniform_name((mc_uniform)best_u), best_bps, best_gsps,
            best_library_ms / best_fused_ms, 100.0 * best_gsps / t.ceiling_gsps);
+    /* Predict, then measure: the multiplies alone at the measured rate, and the generator's
+     * own loop (Philox + conversion + sum), against the fused kernel's time. */
+    printf("model: %llu samples x %.0f multiply results / %.0f G results/s = %.3f ms; Philox + "
+           "conversion + sum alone: %.3f ms; measured %.3f ms (%.0f%%, %.0f%% of those)\n", n,
+           MULTIPLY_RESULTS_PER_SAMPLE, t.ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE,
+           (double)n / t.ceiling_gsps * 1e-6,
+           (double)n / t.philox_gsps[MC_PHILOX_UNIFORM_SUM] * 1e-6, best_fused_ms,
+           100.0 * best_gsps / t.ceiling_gsps,
+           100.0 * best_gsps / t.philox_gsps[MC_PHILOX_UNIFORM_SUM]);
+    write_roofline(&t, o->outdir, n, best_fused_ms, mc_fused_plan(best_bps, n).blocks,
+                   best_library_ms);
     return ok;
 }

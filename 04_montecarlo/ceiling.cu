@@ -1,109 +1,99 @@
-/* The fused kernel's ceiling, measured in the same run: how fast this GPU does the integer
- * multiplies Philox is made of.
+/* The generator's own ceilings, measured in the same run as the fused kernel (bench.cu).
  *
- * A Philox4x32-10 round takes two counter words through a 32 x 32 -> 64-bit multiply by a
- * constant, keeping both halves (__umulhi for the high word, mul.lo for the low: nvcc makes one
- * IMAD.WIDE.U32 of the pair), and mixes the halves with three-input XORs (LOP3). Ten rounds give
- * four uniforms: 40 multiply results (a high and a low half count one each), 10 per sample.
- *
- * multiply_wide_kernel does that, and nothing else: each thread carries CEILING_CHAINS
- * independent words (enough independent work to hide the multiply's latency) through `steps`
- * rounds of x = hi(M x) ^ lo(M x) ^ K, one IMAD.WIDE and one LOP3 per step, the mix of a Philox
- * round. Its rate in multiply results per second, divided by 10, is the samples per second a
- * Philox-bound kernel could reach. multiply_lo_kernel keeps only the low half (x = lo(M x) ^ K,
- * an IMAD and a LOP3): the rate of plain 32-bit multiplies, for comparison. (The SASS of both
- * loops was read with cuobjdump -sass: one IMAD.WIDE.U32 or IMAD and one LOP3 per step.) */
+ * The multiply ceiling comes from common/ceilings.h (INT_MUL_WIDE): chains of one IMAD.WIDE and
+ * one LOP3 a step, the mix of a Philox round. But a Philox call is more than its 40 multiply
+ * results (10 per sample): 2 three-input XORs per round, and the kernel then converts each word
+ * to a float and adds it up. So two more ceilings, each the fused kernel's own counter loop
+ * with less after the Philox call:
+ *   philox_only_kernel         Philox alone, its four words XORed together (every word used, so
+ *                              no multiply can be dropped);
+ *   philox_uniform_sum_kernel  Philox + the cheapest conversion (streams.h, shifted) + a float
+ *                              sum of the uniforms in four lanes: everything the fused kernel
+ *                              does but the integrand and the sum of squares.
+ * The fused kernel's ratio to each says where its time goes (docs page, section 5). */
+#include <curand_kernel.h>
+
 #include "tutorial.h"
 
 #include "variants.h"
 
-#define CEILING_CHAINS 8
-#define PHILOX_M0 0xD2511F53u /* Philox4x32's first round multiplier */
-#define MIX_KEY 0x9E3779B9u   /* any constant: it keeps 0 from being a fixed point */
-
-static __device__ __forceinline__ void first_words(unsigned x[CEILING_CHAINS])
+/* ---- The generator's own ceilings: the fused kernel's counter loop (fused_philox_impl.cuh),
+ * with less after the Philox call. Thread t draws stream t: call k is Philox of (k, 0, t). */
+static __device__ __forceinline__ uint4 stream_call(unsigned k, unsigned long long s, uint2 key)
 {
-    const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
-#pragma unroll
-    for (int c = 0; c < CEILING_CHAINS; ++c)
-        x[c] = (thread * CEILING_CHAINS + c) * MIX_KEY + 1u;
+    return curand_Philox4x32_10(make_uint4(k, 0, (unsigned)s, (unsigned)(s >> 32)), key);
 }
 
-static __device__ __forceinline__ void keep(const unsigned x[CEILING_CHAINS], unsigned *sink)
+__global__ void __launch_bounds__(MC_CEILING_THREADS)
+    philox_only_kernel(unsigned calls, unsigned long long seed, unsigned *sink)
 {
+    const unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint2 key = make_uint2((unsigned)seed, (unsigned)(seed >> 32));
     unsigned all = 0;
-#pragma unroll
-    for (int c = 0; c < CEILING_CHAINS; ++c)
-        all ^= x[c];
-    sink[blockIdx.x * blockDim.x + threadIdx.x] = all; /* the results are used: not dead code */
+#pragma unroll 4 /* as the fused kernel's loop */
+    for (unsigned k = 0; k < calls; ++k) {
+        const uint4 r = stream_call(k, s, key);
+        all ^= r.x ^ r.y ^ r.z ^ r.w; /* every word used: no multiply can be dropped */
+    }
+    sink[s] = all;
 }
 
 __global__ void __launch_bounds__(MC_CEILING_THREADS)
-    multiply_wide_kernel(unsigned steps, unsigned *sink)
+    philox_uniform_sum_kernel(unsigned calls, unsigned long long seed, unsigned *sink)
 {
-    unsigned x[CEILING_CHAINS];
-    first_words(x);
-#pragma unroll 4
-    for (unsigned i = 0; i < steps; ++i) {
-#pragma unroll
-        for (int c = 0; c < CEILING_CHAINS; ++c)
-            x[c] = __umulhi(PHILOX_M0, x[c]) ^ (PHILOX_M0 * x[c]) ^ MIX_KEY;
+    const unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint2 key = make_uint2((unsigned)seed, (unsigned)(seed >> 32));
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll 4 /* as the fused kernel's loop */
+    for (unsigned k = 0; k < calls; ++k) {
+        const uint4 r = stream_call(k, s, key);
+        sum[0] += mc_uniform_shifted(r.x); /* the cheapest conversion (streams.h) */
+        sum[1] += mc_uniform_shifted(r.y);
+        sum[2] += mc_uniform_shifted(r.z);
+        sum[3] += mc_uniform_shifted(r.w);
     }
-    keep(x, sink);
+    sink[s] = __float_as_uint((sum[0] + sum[1]) + (sum[2] + sum[3]));
 }
 
-__global__ void __launch_bounds__(MC_CEILING_THREADS)
-    multiply_lo_kernel(unsigned steps, unsigned *sink)
+static const void *philox_kernel(mc_philox_work work)
 {
-    unsigned x[CEILING_CHAINS];
-    first_words(x);
-#pragma unroll 4
-    for (unsigned i = 0; i < steps; ++i) {
-#pragma unroll
-        for (int c = 0; c < CEILING_CHAINS; ++c)
-            x[c] = (PHILOX_M0 * x[c]) ^ MIX_KEY; /* not + (a chain of M x + K folds into one) */
-    }
-    keep(x, sink);
+    return work == MC_PHILOX_ONLY ? (const void *)philox_only_kernel
+                                  : (const void *)philox_uniform_sum_kernel;
 }
 
-static const void *ceiling_kernel(int wide)
+void mc_philox_ceiling_create(mc_philox_job *job, mc_philox_work work, unsigned calls)
 {
-    return wide ? (const void *)multiply_wide_kernel : (const void *)multiply_lo_kernel;
-}
-
-void mc_ceiling_create(mc_ceiling_job *job, int wide, unsigned steps)
-{
-    const tut_kernel_use use = tut_kernel_use_of(ceiling_kernel(wide), MC_CEILING_THREADS, 0);
+    const tut_kernel_use use = tut_kernel_use_of(philox_kernel(work), MC_CEILING_THREADS, 0);
     const mc_launch plan = mc_full_wave(tut_current_device(), MC_CEILING_THREADS,
                                         use.regs_per_thread, use.static_shared);
     if (plan.blocks < 1) {
-        fprintf(stderr, "multiply ceiling kernel: %s\n", plan.why);
+        fprintf(stderr, "Philox ceiling kernel: %s\n", plan.why);
         exit(1);
     }
     job->blocks = (int)plan.blocks;
-    job->wide = wide;
-    job->steps = steps;
+    job->work = work;
+    job->calls = calls;
+    job->seed = 0x5eed5eed12345ull;
     job->sink = (unsigned *)tut_device_alloc(
-        (size_t)job->blocks * MC_CEILING_THREADS * sizeof(unsigned), "multiply ceiling sink");
+        (size_t)job->blocks * MC_CEILING_THREADS * sizeof(unsigned), "Philox ceiling sink");
 }
 
-void mc_ceiling_run(mc_ceiling_job *job)
+void mc_philox_ceiling_run(mc_philox_job *job)
 {
-    if (job->wide)
-        multiply_wide_kernel<<<job->blocks, MC_CEILING_THREADS>>>(job->steps, job->sink);
+    if (job->work == MC_PHILOX_ONLY)
+        philox_only_kernel<<<job->blocks, MC_CEILING_THREADS>>>(job->calls, job->seed, job->sink);
     else
-        multiply_lo_kernel<<<job->blocks, MC_CEILING_THREADS>>>(job->steps, job->sink);
+        philox_uniform_sum_kernel<<<job->blocks, MC_CEILING_THREADS>>>(job->calls, job->seed,
+                                                                       job->sink);
     LAUNCH_CHECK();
 }
 
-double mc_ceiling_results(const mc_ceiling_job *job)
+double mc_philox_ceiling_samples(const mc_philox_job *job)
 {
-    const double multiplies =
-        (double)job->blocks * MC_CEILING_THREADS * CEILING_CHAINS * (double)job->steps;
-    return job->wide ? 2.0 * multiplies : multiplies;
+    return 4.0 * (double)job->blocks * MC_CEILING_THREADS * (double)job->calls;
 }
 
-void mc_ceiling_destroy(mc_ceiling_job *job)
+void mc_philox_ceiling_destroy(mc_philox_job *job)
 {
     tut_device_free(job->sink);
 }

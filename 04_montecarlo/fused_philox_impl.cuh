@@ -17,6 +17,9 @@ static __device__ __forceinline__ float4 to_uniform4(uint4 r, mc_uniform uniform
     if (uniform == MC_UNIFORM_CURAND) /* what curand_uniform4 does */
         return make_float4(mc_uniform_curand(r.x), mc_uniform_curand(r.y),
                            mc_uniform_curand(r.z), mc_uniform_curand(r.w));
+    if (uniform == MC_UNIFORM_SHIFTED) /* in [1, 2): the caller's offset is a - width */
+        return make_float4(mc_uniform_shifted(r.x), mc_uniform_shifted(r.y),
+                           mc_uniform_shifted(r.z), mc_uniform_shifted(r.w));
     return make_float4(mc_uniform_bits(r.x), mc_uniform_bits(r.y), mc_uniform_bits(r.z),
                        mc_uniform_bits(r.w));
 }
@@ -67,27 +70,61 @@ static __device__ __forceinline__ double2 sample_stream(unsigned long long seed,
                                                         mc_uniform uniform, float a, float width);
 
 
+/* Philox4x32-10 written out, for the counter loop below: the same rounds as
+ * curand_Philox4x32_10 (and philox_host.c), but the ten round keys come ready-made from the host
+ * as a kernel parameter. Kernel parameters live in the constant bank, which a LOP3 reads
+ * directly: the keys then take no registers, where cuRAND's function (key += W each round) makes
+ * the compiler keep all twenty in registers of every thread. Fewer registers, more warps per SM
+ * (docs page, section 5). */
+#define MC_PHILOX_ROUNDS 10
+typedef struct {
+    unsigned lo[MC_PHILOX_ROUNDS], hi[MC_PHILOX_ROUNDS]; /* seed + r * (W0, W1) */
+} mc_round_keys;
+
+static mc_round_keys mc_round_keys_of(unsigned long long seed)
+{
+    mc_round_keys k;
+    for (int r = 0; r < MC_PHILOX_ROUNDS; ++r) {
+        k.lo[r] = (unsigned)seed + (unsigned)r * 0x9E3779B9u; /* PHILOX_W32_0, W32_1 */
+        k.hi[r] = (unsigned)(seed >> 32) + (unsigned)r * 0xBB67AE85u;
+    }
+    return k;
+}
+
+static __device__ __forceinline__ uint4 philox_with_round_keys(uint4 c, const mc_round_keys &keys)
+{
+#pragma unroll
+    for (int r = 0; r < MC_PHILOX_ROUNDS; ++r) {
+        const unsigned hi0 = __umulhi(0xD2511F53u, c.x), lo0 = 0xD2511F53u * c.x;
+        const unsigned hi1 = __umulhi(0xCD9E8D57u, c.z), lo1 = 0xCD9E8D57u * c.z;
+        c = make_uint4(hi1 ^ c.y ^ keys.lo[r], lo1, hi0 ^ c.w ^ keys.hi[r], lo0);
+    }
+    return c;
+}
+
 /* The same stream without the state: call k is Philox of the counter (k, 0, s), built in place.
  * The state API carries a position within the current 4 outputs and a 128-bit increment with
  * carries, which this loop needs neither of (k < 256 within a stream). Same numbers, fewer
  * instructions: the benchmark measures how many fewer. */
-static __device__ __forceinline__ double2 sample_stream_counter(unsigned long long seed,
+static __device__ __forceinline__ double2 sample_stream_counter(const mc_round_keys &keys,
                                                                 unsigned long long s,
                                                                 unsigned len,
                                                                 mc_integrand integrand,
                                                                 mc_uniform uniform, float a,
                                                                 float width)
 {
-    const uint2 key = make_uint2((unsigned)seed, (unsigned)(seed >> 32));
     const unsigned s_lo = (unsigned)s, s_hi = (unsigned)(s >> 32);
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     const unsigned calls = len / 4;
+    /* Four calls per trip: their Philox chains are independent, so the scheduler can overlap
+     * one call's multiplies with another's floating-point tail (measured: +5%, docs page). */
+#pragma unroll 4
     for (unsigned k = 0; k < calls; ++k) {
-        const uint4 r = curand_Philox4x32_10(make_uint4(k, 0, s_lo, s_hi), key);
+        const uint4 r = philox_with_round_keys(make_uint4(k, 0, s_lo, s_hi), keys);
         add_samples(to_uniform4(r, uniform), 4, integrand, a, width, sum, sq);
     }
     if (len % 4 != 0) {
-        const uint4 r = curand_Philox4x32_10(make_uint4(calls, 0, s_lo, s_hi), key);
+        const uint4 r = philox_with_round_keys(make_uint4(calls, 0, s_lo, s_hi), keys);
         add_samples(to_uniform4(r, uniform), len % 4, integrand, a, width, sum, sq);
     }
     return lanes_to_double(sum, sq);
@@ -97,7 +134,8 @@ static __device__ __forceinline__ double2 sample_stream_counter(unsigned long lo
  * after inlining, so the hot loop carries no switch. Threads take streams grid-stride. When
  * stream_sums is not NULL (the self-test) each stream's pair is kept too: one store per 1024
  * samples. */
-static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integrand integrand,
+static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_round_keys &keys,
+                                                  mc_integrand integrand,
                                                   mc_uniform uniform, mc_generator generator,
                                                   double2 *partials, double2 *stream_sums)
 {
@@ -106,6 +144,8 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integra
 #else
     const float a = (float)p.a, width = (float)(p.b - p.a);
 #endif
+    /* x = offset + width u: the shifted conversion's u is 1 more, so its offset is 1 width less */
+    const float offset = mc_sample_offset(uniform, a, width);
     const unsigned long long streams = mc_stream_count(p.samples);
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     double2 acc = make_double2(0.0, 0.0);
@@ -118,8 +158,8 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integra
 #endif
         const double2 part =
             generator == MC_GENERATOR_COUNTER
-                ? sample_stream_counter(p.seed, s, len, integrand, uniform, a, width)
-                : sample_stream(p.seed, s, len, integrand, uniform, a, width);
+                ? sample_stream_counter(keys, s, len, integrand, uniform, offset, width)
+                : sample_stream(p.seed, s, len, integrand, uniform, offset, width);
         if (stream_sums)
             stream_sums[s] = part;
         acc.x += part.x;
@@ -134,20 +174,23 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, mc_integra
  * specialised loop per (integrand, uniform, generator). */
 #define FUSED_FOR_GENERATOR(I, U)                                                              \
     if (generator == MC_GENERATOR_COUNTER)                                                     \
-        fused_body(p, I, U, MC_GENERATOR_COUNTER, partials, stream_sums);                      \
+        fused_body(p, keys, I, U, MC_GENERATOR_COUNTER, partials, stream_sums);                \
     else                                                                                       \
-        fused_body(p, I, U, MC_GENERATOR_STATE, partials, stream_sums);
+        fused_body(p, keys, I, U, MC_GENERATOR_STATE, partials, stream_sums);
 #define FUSED_CASE(I)                                                                          \
     case I:                                                                                    \
         if (uniform == MC_UNIFORM_BITS) {                                                      \
             FUSED_FOR_GENERATOR(I, MC_UNIFORM_BITS)                                            \
+        } else if (uniform == MC_UNIFORM_SHIFTED) {                                            \
+            FUSED_FOR_GENERATOR(I, MC_UNIFORM_SHIFTED)                                         \
         } else {                                                                               \
             FUSED_FOR_GENERATOR(I, MC_UNIFORM_CURAND)                                          \
         }                                                                                      \
         break;
 
 __global__ void __launch_bounds__(MC_FUSED_THREADS)
-    fused_philox_kernel(const mc_problem p, mc_uniform uniform, mc_generator generator,
+    fused_philox_kernel(const mc_problem p, const __grid_constant__ mc_round_keys keys,
+                        mc_uniform uniform, mc_generator generator,
                         double2 *partials, double2 *stream_sums)
 {
     switch (p.integrand) {
@@ -204,7 +247,8 @@ void mc_read_streams(const mc_fused_job *job, mc_pair *out)
 
 void mc_fused_run(mc_fused_job *job)
 {
-    fused_philox_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, job->uniform, job->generator,
+    fused_philox_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, mc_round_keys_of(job->p.seed),
+                                                            job->uniform, job->generator,
                                                             job->partials, job->stream_sums);
     LAUNCH_CHECK();
     mc_reduce_partials(job->partials, job->blocks, job->result);

@@ -128,12 +128,20 @@ static int test_philox(void)
         snprintf(label, sizeof label, "Philox4x32-10 known answer %d", v);
         ok &= tut_check_u32(label, out, kat[v] + 6, 4);
     }
-    /* The two uniform conversions at their ends. */
+    /* The uniform conversions at their ends. */
     ok &= tut_check_scalar("curand uniform(0) = 2^-33", mc_uniform_curand(0), ldexp(1, -33), 0, 0);
     ok &= tut_check_scalar("curand uniform(2^32-1) = 1", mc_uniform_curand(0xffffffffu), 1.0, 0, 0);
     ok &= tut_check_scalar("bits uniform(0) = 0", mc_uniform_bits(0), 0.0, 0, 0);
     ok &= tut_check_scalar("bits uniform(2^32-1) = 1-2^-23", mc_uniform_bits(0xffffffffu),
                            1.0 - ldexp(1, -23), 0, 0);
+    ok &= tut_check_scalar("shifted uniform(0) = 1", mc_uniform_shifted(0), 1.0, 0, 0);
+    ok &= tut_check_scalar("shifted uniform(2^32-1) = 2-2^-23", mc_uniform_shifted(0xffffffffu),
+                           2.0 - ldexp(1, -23), 0, 0);
+    /* shifted's offset: x = (a - w) + w u is a + w (u - 1), with a - w rounded to float once */
+    ok &= tut_check_scalar("shifted offset on [1, 2] = 0", mc_sample_offset(MC_UNIFORM_SHIFTED,
+                                                                            1.0f, 1.0f), 0.0, 0, 0);
+    ok &= tut_check_scalar("bits offset = a", mc_sample_offset(MC_UNIFORM_BITS, 2.0f, 1.0f), 2.0,
+                           0, 0);
     return ok;
 }
 
@@ -165,7 +173,9 @@ static int test_replay(void)
     for (int u = 0; u < MC_UNIFORM_COUNT; ++u) {
         const mc_problem p = {MC_INV, 1.0, 2.0, 1000003, TUT_DEFAULT_SEED};
         const mc_sums s = mc_replay_fused(&p, (mc_uniform)u);
-        ok &= mc_report(u ? "replay, bits" : "replay, curand", &p, &s, 4.0);
+        char label[32];
+        snprintf(label, sizeof label, "replay, %s", mc_uniform_name((mc_uniform)u));
+        ok &= mc_report(label, &p, &s, 4.0);
     }
     return ok;
 }
@@ -263,7 +273,7 @@ static int test_replay_power(void)
                 }
                 char name[32];
                 snprintf(name, sizeof name, "%s %s", mc_integrand_name(p.integrand),
-                         u == MC_UNIFORM_BITS ? "bits" : "curand");
+                         mc_uniform_name((mc_uniform)u));
                 char dup[32], drop[32];
                 snprintf(dup, sizeof dup, "%llu/%llu / %llu", dup_new, count - 1, dup_old);
                 snprintf(drop, sizeof drop, "%llu/%llu / %llu", drop_new, count, drop_old);
@@ -305,14 +315,14 @@ static int test_replay_power(void)
 typedef struct {
     const char *arch;
     int cc; /* 10 * major + minor of the oldest GPU that runs this code */
-    int fused, reduce_values, reduce_partials, states_setup, states_sample, ceiling_wide,
-        ceiling_lo;
+    int fused, reduce_values, reduce_partials, states_setup, states_sample, philox_only,
+        philox_sum;
 } kernel_registers;
 
 static const kernel_registers compiled[] = {
-    {"sm_75", 75, 64, 28, 24, 63, 26, 25, 15},  {"sm_80", 80, 66, 26, 22, 31, 25, 23, 14},
-    {"sm_90", 90, 66, 24, 21, 31, 25, 23, 18},  {"sm_100", 100, 64, 24, 22, 31, 26, 22, 14},
-    {"sm_120", 120, 64, 26, 22, 40, 26, 22, 14},
+    {"sm_75", 75, 74, 28, 24, 63, 26, 40, 42},  {"sm_80", 80, 75, 26, 22, 31, 25, 30, 32},
+    {"sm_90", 90, 69, 24, 21, 31, 25, 30, 32},  {"sm_100", 100, 64, 24, 22, 31, 26, 30, 31},
+    {"sm_120", 120, 64, 26, 22, 40, 26, 38, 35},
 };
 
 static const kernel_registers *native_build(const tut_device_info *dev)
@@ -384,15 +394,18 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
     ok &= expect(gpu, "states kernels fit",
                  tut_test_most_blocks_per_sm(dev, MC_STATES_THREADS, k->states_setup, 0) >= 1 &&
                      tut_test_most_blocks_per_sm(dev, MC_STATES_THREADS, k->states_sample, 0) >= 1);
-    const mc_launch wide = mc_full_wave(dev, MC_CEILING_THREADS, k->ceiling_wide, 0);
-    const mc_launch lo = mc_full_wave(dev, MC_CEILING_THREADS, k->ceiling_lo, 0);
-    ok &= expect(gpu, "ceiling: one full wave",
+    const mc_launch wide = mc_full_wave(dev, MC_CEILING_THREADS, k->philox_only, 0);
+    const mc_launch lo = mc_full_wave(dev, MC_CEILING_THREADS, k->philox_sum, 0);
+    ok &= expect(gpu, "Philox ceilings: one full wave",
                  wide.blocks == (long long)tut_test_most_blocks_per_sm(dev, MC_CEILING_THREADS,
-                                                              k->ceiling_wide, 0) *
+                                                              k->philox_only, 0) *
                                     dev->sm_count &&
-                     lo.blocks >= 1);
-    ok &= expect(gpu, "ceiling: full thread occupancy",
-                 wide.blocks_per_sm * MC_CEILING_THREADS == dev->max_threads_per_sm);
+                     lo.blocks == (long long)tut_test_most_blocks_per_sm(dev, MC_CEILING_THREADS,
+                                                                k->philox_sum, 0) *
+                                      dev->sm_count);
+    ok &= expect(gpu, "fused: at least 3 blocks of 256 per SM where 768 threads fit",
+                 dev->max_threads_per_sm < 768 ||
+                     mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, n).blocks_per_sm >= 3);
     /* The benchmark's memory: the largest chunk, and 2^24 states. */
     ok &= expect(gpu, "library chunk 2^28 fits",
                  mc_library_bytes(1ull << 28, n) + ((size_t)256 << 20) <= dev->total_bytes);

@@ -203,7 +203,7 @@ static int check_replay(const mc_problem *p, mc_uniform u)
     mc_replay_streams(p, u, want, tol);
     char label[96];
     snprintf(label, sizeof label, "replay %s %s:", mc_integrand_name(p->integrand),
-             u == MC_UNIFORM_BITS ? "bits" : "curand");
+             mc_uniform_name((mc_uniform)u));
     const mc_sums full = run_fused_streams(p, u, MC_GENERATOR_STATE, 0, gpu);
     int ok = report_streams(label, gpu, want, tol, count);
     ok &= report_total(label, full, gpu, count);

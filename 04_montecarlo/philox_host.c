@@ -36,7 +36,9 @@ void mc_philox4x32_10(const uint32_t counter[4], const uint32_t key[2], uint32_t
 
 static float to_uniform(uint32_t r, mc_uniform kind)
 {
-    return kind == MC_UNIFORM_BITS ? mc_uniform_bits(r) : mc_uniform_curand(r);
+    return kind == MC_UNIFORM_BITS      ? mc_uniform_bits(r)
+           : kind == MC_UNIFORM_SHIFTED ? mc_uniform_shifted(r)
+                                        : mc_uniform_curand(r);
 }
 
 /* One float ulp of |x| (the spacing of floats at x). */
@@ -71,6 +73,7 @@ void mc_replay_stream(const mc_problem *p, mc_uniform uniform, unsigned long lon
 {
     const uint32_t key[2] = {(uint32_t)p->seed, (uint32_t)(p->seed >> 32)};
     const float a = (float)p->a, width = (float)(p->b - p->a);
+    const float offset = mc_sample_offset(uniform, a, width);
     /* Four float lanes, one per output word of a Philox call, exactly as the kernel. */
     float sum[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
     double bound_sum[4] = {0, 0, 0, 0}, bound_sq[4] = {0, 0, 0, 0};
@@ -79,7 +82,7 @@ void mc_replay_stream(const mc_problem *p, mc_uniform uniform, unsigned long lon
         uint32_t r[4];
         mc_philox4x32_10(counter, key, r);
         for (unsigned lane = 0; lane < 4 && 4 * k + lane < len; ++lane) {
-            const float x = fmaf(width, to_uniform(r[lane], uniform), a);
+            const float x = fmaf(width, to_uniform(r[lane], uniform), offset);
             const float f = mc_eval(p->integrand, x);
             sum[lane] += f;
             sq[lane] = fmaf(f, f, sq[lane]);

@@ -23,9 +23,10 @@
 typedef enum {
     MC_UNIFORM_CURAND = 0, /* curand_uniform4: u = r * 2^-32 + 2^-33, in (0, 1] */
     MC_UNIFORM_BITS,       /* 23 bits as a float mantissa: u = 1.m - 1, in [0, 1) */
+    MC_UNIFORM_SHIFTED,    /* the same without the - 1: u = 1.m in [1, 2), x = (a - w) + w u */
     MC_UNIFORM_COUNT
 } mc_uniform;
-#define MC_UNIFORM_CHOICES "curand|bits"
+#define MC_UNIFORM_CHOICES "curand|bits|shifted"
 
 /* One stream's (sum f, sum f^2): its float lane sums, converted to double (exactly). The fused
  * kernel can write one per stream, and the self-test compares them with the CPU replay's. */
@@ -53,11 +54,17 @@ MC_HD unsigned mc_stream_length(unsigned long long n, unsigned long long s)
     return (unsigned)(left < MC_STREAM_SAMPLES ? left : MC_STREAM_SAMPLES);
 }
 
-/* The bits trick: 0x3f800000 | (r >> 9) is the float 1.m with the top 23 bits of r as its
+/* mc_uniform_shifted: the bits trick without its subtraction, 1.m, a uniform on [1, 2). The
+ * sample x = a + w (u - 1) is then one fmaf(w, u, a - w), with a - w rounded to float once per
+ * launch: one floating-point instruction per sample fewer, on the pipe that the integer
+ * multiplies also use (docs page, section 5). Its samples differ from the bits mode's only by
+ * that rounding of a - w (none when a - w is a float, as for [1, 2]).
+ *
+ * The bits trick: 0x3f800000 | (r >> 9) is the float 1.m with the top 23 bits of r as its
  * mantissa; subtracting 1 leaves a uniform on [0, 1) in steps of 2^-23. A shift, an OR and a
  * subtraction, where the conversion of curand_uniform needs an integer-to-float instruction
  * that runs at an eighth of the FMA rate. */
-MC_HD float mc_uniform_bits(uint32_t r)
+MC_HD float mc_uniform_shifted(uint32_t r)
 {
     const uint32_t bits = 0x3f800000u | (r >> 9);
     float one_to_two;
@@ -66,7 +73,24 @@ MC_HD float mc_uniform_bits(uint32_t r)
 #else
     memcpy(&one_to_two, &bits, sizeof one_to_two);
 #endif
-    return one_to_two - 1.0f;
+    return one_to_two;
+}
+
+MC_HD float mc_uniform_bits(uint32_t r)
+{
+    return mc_uniform_shifted(r) - 1.0f;
+}
+
+/* The x = offset + width u of each conversion: a for curand and bits, a - width for shifted. */
+MC_HD float mc_sample_offset(mc_uniform uniform, float a, float width)
+{
+    return uniform == MC_UNIFORM_SHIFTED ? a - width : a;
+}
+
+MC_HD const char *mc_uniform_name(mc_uniform uniform)
+{
+    return uniform == MC_UNIFORM_CURAND ? "curand" : uniform == MC_UNIFORM_BITS ? "bits"
+                                                                                : "shifted";
 }
 
 /* What curand_uniform does (curand_uniform.h): r * 2^-32 + 2^-33, in float. */

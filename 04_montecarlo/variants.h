@@ -73,17 +73,21 @@ void mc_read_streams(const mc_fused_job *job, mc_pair *out);
 /* The fused kernel's launch on this GPU for `samples` (mc_config.h). */
 mc_launch mc_fused_plan(int blocks_per_sm, unsigned long long samples);
 
-/* ---- ceiling.cu: what the fused kernel's generator could reach, measured. */
+/* ---- ceiling.cu: the generator's own ceilings, closer to what the fused kernel does. Philox
+ * alone (its four words XORed together), and Philox + the bits conversion + the sum of the
+ * uniforms in four float lanes; each thread draws `calls` Philox calls of its own stream, the
+ * counter loop of the fused kernel without the integrand and the squares. */
+typedef enum { MC_PHILOX_ONLY = 0, MC_PHILOX_UNIFORM_SUM, MC_PHILOX_CEILING_COUNT } mc_philox_work;
 typedef struct {
-    int blocks;         /* one full wave of MC_CEILING_THREADS */
-    unsigned *sink;     /* one word per thread: keeps the results alive */
-    int wide;           /* 1: __umulhi and mul.lo of each value (Philox's pair); 0: mul.lo only */
-    unsigned steps;     /* multiply steps per chain */
-} mc_ceiling_job;
-void mc_ceiling_create(mc_ceiling_job *job, int wide, unsigned steps);
-void mc_ceiling_run(mc_ceiling_job *job);
-/* 32-bit multiply results one run produces (a __umulhi and a mul.lo count one each). */
-double mc_ceiling_results(const mc_ceiling_job *job);
-void mc_ceiling_destroy(mc_ceiling_job *job);
+    int blocks;           /* one full wave of MC_CEILING_THREADS */
+    mc_philox_work work;
+    unsigned calls;       /* Philox calls per thread: 4 samples each */
+    unsigned long long seed;
+    unsigned *sink;
+} mc_philox_job;
+void mc_philox_ceiling_create(mc_philox_job *job, mc_philox_work work, unsigned calls);
+void mc_philox_ceiling_run(mc_philox_job *job);
+double mc_philox_ceiling_samples(const mc_philox_job *job); /* uniforms one run draws */
+void mc_philox_ceiling_destroy(mc_philox_job *job);
 
 #endif

@@ -3,19 +3,19 @@
  *
  * Starting from 09_warptiled.cu (same warp tiling, same 8 x 8 results per thread):
  *   - B goes from global to shared memory with cp.async (sm_80 and later): no registers on the
- *     way and no wait in the thread that issued it; with PL_STAGES buffers the copy of strip
- *     s + PL_STAGES - 1 is in flight while strip s is multiplied. A still goes through registers,
+ *     way and no wait in the thread that issued it; with STAGES buffers the copy of strip
+ *     s + STAGES - 1 is in flight while strip s is multiplied. A still goes through registers,
  *     because it is stored transposed (a_tile[k][m]) for float4 fragment reads.
  *   - The fragments of step k + 1 are read from shared memory while step k's 64 FMAs run.
- *   - Blocks are numbered in groups of PL_GROUP block rows (the kernel body), so that the blocks
- *     resident at the same time share rows of A and columns of B in L2.
+ *   - Blocks are numbered in groups of GROUP_ROWS block rows (block_position), so that the
+ *     blocks resident at the same time share rows of A and columns of B in L2.
  *   - launch_pipelined picks the tile from the GPU's limits (launch_config.c): 128 x 128 when
  *     the grid has a block for every slot an SM offers (two blocks per SM on an H100, one on a
  *     T4, whose 64 KiB of shared memory hold one block of 33 KiB), else 64 x 128.
- * One configuration per idea taken away follows the main one, so that one benchmark run measures
- * what each idea buys (docs/05_matmul.md has the measured ratios to cuBLAS FP32).
+ * What each idea buys is measured by the benchmark-only program matmul_ablations
+ * (ablations/pipelined_configs.cu: one configuration per idea taken away; docs/05_matmul.md).
  * cp.async needs compute capability 8.0. On an older GPU (or one emulated with TUT_EMULATE_GPU)
- * the kernels copy B with ordinary loads and stores: the same results, no asynchrony; the
+ * the kernel copies B with ordinary loads and stores: the same results, no asynchrony; the
  * program says which path it takes.
  * Like steps 9 and 10 it needs N and K multiples of 4 (the driver pads other sizes). */
 #include <stdio.h>
@@ -24,16 +24,25 @@
 #include "launch_config.h"
 #include "matmul.h"
 
-#define PL_APAD 4 /* a_tile rows of BM + 4 floats, as in 09_warptiled.cu */
+#define BN 128         /* block tile: columns of C (the rows, BM, are 128 or 64: template) */
+#define BK 16          /* K strip */
+#define WARP_M 32      /* warp tile, as in step 10 */
+#define WARP_N 64
+#define LANES_M 4
+#define LANES_N (32 / LANES_M)
+#define TM (WARP_M / LANES_M) /* 8 x 8 results per thread */
+#define TN (WARP_N / LANES_N)
+#define APAD 4         /* a_tile rows of BM + 4 floats, as in step 10 */
+#define GROUP_ROWS 16  /* rasterisation: groups of 16 block rows */
 
 /* How B reaches shared memory is chosen at run time (pipelined_async_copy: compute capability
- * 8.0, the emulated one under TUT_EMULATE_GPU) and passed to the kernels as the template
+ * 8.0, the emulated one under TUT_EMULATE_GPU) and passed to the kernel as the template
  * parameter ASYNC. cp.async exists in code compiled for sm_80 and later; code compiled for an
  * older architecture (the sm_75 cubin) holds only the plain path, whatever ASYNC says. */
 
 /* 16 bytes from global `src` to shared `dst`, or 16 zero bytes when !in. */
 template <bool ASYNC>
-static __device__ __forceinline__ void pl_copy16(float *dst, const float *src, int in)
+static __device__ __forceinline__ void copy16(float *dst, const float *src, int in)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if (ASYNC) {
@@ -50,7 +59,7 @@ static __device__ __forceinline__ void pl_copy16(float *dst, const float *src, i
 
 /* Closes the group of copies issued since the last commit. */
 template <bool ASYNC>
-static __device__ __forceinline__ void pl_commit(void)
+static __device__ __forceinline__ void commit_copies(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if (ASYNC)
@@ -61,7 +70,7 @@ static __device__ __forceinline__ void pl_commit(void)
 /* Waits until at most PENDING groups of this thread's copies are still in flight. (Plain loads
  * and stores have landed when the next __syncthreads() returns: nothing to wait for.) */
 template <bool ASYNC, int PENDING>
-static __device__ __forceinline__ void pl_wait(void)
+static __device__ __forceinline__ void wait_copies(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if (ASYNC)
@@ -69,111 +78,239 @@ static __device__ __forceinline__ void pl_wait(void)
 #endif
 }
 
+/* Rasterisation: block b of the launch takes block row first + b % rows of its group and block
+ * column b / rows, so the blocks resident at one time share a few rows of A and a few columns
+ * of B (kept in L2) instead of one row of A and all of B. */
+static __device__ __forceinline__ void block_position(int *brow, int *bcol)
+{
+    const int per_group = GROUP_ROWS * (int)gridDim.x;
+    const int b = blockIdx.y * (int)gridDim.x + blockIdx.x;
+    const int first = b / per_group * GROUP_ROWS;
+    const int rows = (int)gridDim.y - first < GROUP_ROWS ? (int)gridDim.y - first : GROUP_ROWS;
+    *brow = first + b % per_group % rows;
+    *bcol = b % per_group / rows;
+}
+
+/* A's float4s of strip k0 this thread copies, global -> registers (zero outside A). */
+/* A thread copies the float4 at column a_c of row a_r of the A strip and of the rows
+ * THREADS / (BK / 4) further on; of B, column b_c of row b_r and so on (the kernel computes
+ * a_r, a_c, b_r, b_c once). */
+template <int BM, int THREADS>
+static __device__ __forceinline__ void load_a(float4 *next, const float *A, size_t lda, int M,
+                                              int K, int row0, int k0, int a_r, int a_c)
+{
+#pragma unroll
+    for (int l = 0; l < BM * BK / 4 / THREADS; ++l) {
+        const int r = row0 + a_r + l * (THREADS / (BK / 4)), k = k0 + a_c;
+        next[l] = (r < M && k < K) ? *(const float4 *)&A[(size_t)r * lda + k]
+                                   : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+}
+
+/* ... registers -> shared memory, transposed (a_tile[k][m]). */
+template <int BM, int THREADS>
+static __device__ __forceinline__ void store_a(const float4 *next, float (*a_tile)[BM + APAD],
+                                               int a_r, int a_c)
+{
+#pragma unroll
+    for (int l = 0; l < BM * BK / 4 / THREADS; ++l) {
+        const int r = a_r + l * (THREADS / (BK / 4)), c = a_c;
+        a_tile[c + 0][r] = next[l].x;
+        a_tile[c + 1][r] = next[l].y;
+        a_tile[c + 2][r] = next[l].z;
+        a_tile[c + 3][r] = next[l].w;
+    }
+}
+
+/* Starts the copy of strip k0 of B into one stage; float4s outside B are zero-filled. */
+template <int THREADS, bool ASYNC>
+static __device__ __forceinline__ void copy_b(float (*b_stage)[BN], const float *B, size_t ldb,
+                                              int N, int K, int col0, int k0, int b_r, int b_c)
+{
+#pragma unroll
+    for (int l = 0; l < BK * BN / 4 / THREADS; ++l) {
+        const int r = b_r + l * (THREADS / (BN / 4)), c = b_c;
+        const int in = k0 + r < K && col0 + c < N;
+        copy16<ASYNC>(&b_stage[r][c], in ? &B[(size_t)(k0 + r) * ldb + col0 + c] : B, in);
+    }
+}
+
+/* The fragments of one k: TM values of A and TN of B, as float4s 4 * LANES apart (step 10). */
+static __device__ __forceinline__ void load_fragments(float *a, float *b, const float *a_row,
+                                                      const float *b_row)
+{
+#pragma unroll
+    for (int g = 0; g < TM / 4; ++g) {
+        const float4 v = *(const float4 *)&a_row[g * 4 * LANES_M];
+        a[4 * g + 0] = v.x;
+        a[4 * g + 1] = v.y;
+        a[4 * g + 2] = v.z;
+        a[4 * g + 3] = v.w;
+    }
+#pragma unroll
+    for (int g = 0; g < TN / 4; ++g) {
+        const float4 v = *(const float4 *)&b_row[g * 4 * LANES_N];
+        b[4 * g + 0] = v.x;
+        b[4 * g + 1] = v.y;
+        b[4 * g + 2] = v.z;
+        b[4 * g + 3] = v.w;
+    }
+}
+
+/* BM = 128: 256 threads, two blocks per SM at most 128 registers; BM = 64: 128 threads, four.
+ * STAGES: buffers of B. ASYNC: B by cp.async (true) or by plain loads and stores (false). */
+template <int BM, int STAGES, bool ASYNC>
+__global__ void __launch_bounds__(2 * BM, 512 / (2 * BM))
+pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
+                 const float *__restrict__ B, size_t ldb, float *__restrict__ C, size_t ldc)
+{
+    enum { THREADS = 2 * BM, A_LOADS = BM * BK / 4 / THREADS };
+    /* A: two buffers, filled through registers (transposed). B: STAGES buffers, filled by
+     * cp.async straight from global memory (no registers, no transpose). */
+    __shared__ __align__(16) float a_tile[2][BK][BM + APAD];
+    __shared__ __align__(16) float b_tile[STAGES][BK][BN];
+    static_assert(sizeof a_tile + sizeof b_tile == PIPELINED_SHARED_BYTES(BM, BN, BK, STAGES),
+                  "see launch_config.h");
+
+    const int tid = threadIdx.x;
+    int brow, bcol;
+    block_position(&brow, &bcol);
+    const int row0 = brow * BM, col0 = bcol * BN;
+    const int warp = tid / 32, lane = tid % 32;
+    const int a_r = tid / (BK / 4), a_c = (tid % (BK / 4)) * 4;
+    const int b_r = tid / (BN / 4), b_c = (tid % (BN / 4)) * 4;
+    const int fragment_row = (warp / (BN / WARP_N)) * WARP_M + (lane / LANES_N) * 4;
+    const int fragment_col = (warp % (BN / WARP_N)) * WARP_N + (lane % LANES_N) * 4;
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int m = 0; m < TM; ++m)
+#pragma unroll
+        for (int n = 0; n < TN; ++n)
+            acc[m][n] = 0.0f;
+    float4 a_next[A_LOADS];
+
+    /* Prologue: strips 0 .. STAGES - 2 of B in flight (one commit group each, empty past the
+     * end, so the group count stays the same for every thread), strip 0 of A in shared. */
+    const int strips = (K + BK - 1) / BK;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < strips)
+            copy_b<THREADS, ASYNC>(b_tile[s], B, ldb, N, K, col0, s * BK, b_r, b_c);
+        commit_copies<ASYNC>();
+    }
+    load_a<BM, THREADS>(a_next, A, lda, M, K, row0, 0, a_r, a_c);
+    store_a<BM, THREADS>(a_next, a_tile[0], a_r, a_c);
+    wait_copies<ASYNC, STAGES - 2>(); /* at most STAGES - 2 groups pending: strip 0 landed */
+    __syncthreads();
+
+    int stage = 0, fill = STAGES - 1; /* stage read now; stage the next copy goes to */
+    for (int s = 0; s < strips; ++s) {
+        const int cur = s & 1;
+        const int more = s + 1 < strips; /* the same for every thread: barriers stay uniform */
+        if (more)
+            load_a<BM, THREADS>(a_next, A, lda, M, K, row0, (s + 1) * BK, a_r, a_c);
+        /* Stage `fill` held strip s - 1, read in the previous iteration, which ended in a
+         * barrier: it is free. */
+        if (s + STAGES - 1 < strips) {
+#ifdef TUT_MUTANT_MATMUL_PIPELINED_WRONG_STAGE
+            /* MUTANT: into the stage being read */
+            copy_b<THREADS, ASYNC>(b_tile[stage], B, ldb, N, K, col0, (s + STAGES - 1) * BK, b_r,
+                                   b_c);
+#else
+            copy_b<THREADS, ASYNC>(b_tile[fill], B, ldb, N, K, col0, (s + STAGES - 1) * BK, b_r,
+                                   b_c);
+#endif
+        }
+        commit_copies<ASYNC>();
+
+        /* Two register sets of fragments: step k + 1's are read while step k's FMAs run. */
+        float a_frag[2][TM], b_frag[2][TN];
+        load_fragments(a_frag[0], b_frag[0], &a_tile[cur][0][fragment_row],
+                       &b_tile[stage][0][fragment_col]);
+#pragma unroll
+        for (int k = 0; k < BK; ++k) {
+            const int f = k & 1;
+            if (k + 1 < BK)
+                load_fragments(a_frag[f ^ 1], b_frag[f ^ 1], &a_tile[cur][k + 1][fragment_row],
+                               &b_tile[stage][k + 1][fragment_col]);
+#pragma unroll
+            for (int m = 0; m < TM; ++m)
+#pragma unroll
+                for (int n = 0; n < TN; ++n)
+                    acc[m][n] += a_frag[f][m] * b_frag[f][n];
+        }
+        if (more)
+            store_a<BM, THREADS>(a_next, a_tile[cur ^ 1], a_r, a_c);
+        wait_copies<ASYNC, STAGES - 2>(); /* strip s + 1 of B has landed (this thread's) */
+        __syncthreads(); /* ... everyone's, and A's stores; stage `stage` is free again */
+        stage = stage + 1 == STAGES ? 0 : stage + 1;
+        fill = fill + 1 == STAGES ? 0 : fill + 1;
+    }
+
+#pragma unroll
+    for (int m = 0; m < TM; ++m) {
+        const int r = row0 + fragment_row + (m / 4) * 4 * LANES_M + m % 4;
+#pragma unroll
+        for (int g = 0; g < TN / 4; ++g) {
+            const int c = col0 + fragment_col + g * 4 * LANES_N;
+            if (r < M && c < N)
+                *(float4 *)&C[(size_t)r * ldc + c] = make_float4(
+                    acc[m][4 * g + 0], acc[m][4 * g + 1], acc[m][4 * g + 2], acc[m][4 * g + 3]);
+        }
+    }
+}
+
 /* Whether this run copies B with cp.async: read at each launch, since it is the device's. */
-static bool pl_async(void)
+static bool async_copy(void)
 {
     return pipelined_async_copy(tut_current_device()) != 0;
 }
 
-/* The main configuration: 128 x 128 x 16, 256 threads, warp tile 32 x 64, 8 x 8 per thread,
- * at most 128 registers (two blocks per SM where the shared memory allows: not on a T4), two
- * stages of B, groups of 16 block rows: the defaults of 10_pipelined_kernel.cuh, so only the
- * names are given. Each configuration after it defines only what it changes. */
-#define PL_KERNEL pipelined_128x128_kernel
-#define PL_LAUNCH launch_pipelined_128x128
-#define PL_INFO info_pipelined_128x128
-#include "10_pipelined_kernel.cuh"
+/* The three configurations launch_pipelined chooses from (pipelined_tile, launch_config.h):
+ * the kernel this run launches for each (cp.async or plain instantiation) and its block. */
+template <int BM, int STAGES>
+static matmul_kernel_info info_of(void)
+{
+    const bool async = async_copy();
+    const matmul_kernel_info info = {
+        .kernel = async ? (const void *)pipelined_kernel<BM, STAGES, true>
+                        : (const void *)pipelined_kernel<BM, STAGES, false>,
+        .threads = 2 * BM,
+        .dynamic_shared = 0,
+        .copy = async ? "cp.async" : "plain loads"};
+    return info;
+}
 
-/* Ablations: one idea changed at a time, to measure what each buys. Three stages of B: */
-#define PL_STAGES 3
-#define PL_KERNEL pipelined_128x128_s3_kernel
-#define PL_LAUNCH launch_pipelined_128x128_s3
-#define PL_INFO info_pipelined_128x128_s3
-#include "10_pipelined_kernel.cuh"
+template <int BM, int STAGES>
+static void launch_tile(const matmul_args *a)
+{
+    dim3 grid((a->N + BN - 1) / BN, (a->M + BM - 1) / BM);
+    if (async_copy())
+        pipelined_kernel<BM, STAGES, true><<<grid, 2 * BM>>>(a->M, a->N, a->K, a->A, a->lda,
+                                                             a->B, a->ldb, a->C, a->ldc);
+    else
+        pipelined_kernel<BM, STAGES, false><<<grid, 2 * BM>>>(a->M, a->N, a->K, a->A, a->lda,
+                                                              a->B, a->ldb, a->C, a->ldc);
+    LAUNCH_CHECK();
+}
 
-/* Fragments read just before use (as in step 10): */
-#define PL_FRAG_DB 0
-#define PL_KERNEL pipelined_nofdb_kernel
-#define PL_LAUNCH launch_pipelined_nofdb
-#define PL_INFO info_pipelined_nofdb
-#include "10_pipelined_kernel.cuh"
-
-/* Blocks in plain row-major order: */
-#define PL_GROUP 1
-#define PL_KERNEL pipelined_rowmajor_kernel
-#define PL_LAUNCH launch_pipelined_rowmajor
-#define PL_INFO info_pipelined_rowmajor
-#include "10_pipelined_kernel.cuh"
-
-/* A's float4s copied so that the transposed stores are free of bank conflicts (measured
- * 11 points slower; docs/05_matmul.md): */
-#define PL_A_MAP 1
-#define PL_KERNEL pipelined_amap_kernel
-#define PL_LAUNCH launch_pipelined_amap
-#define PL_INFO info_pipelined_amap
-#include "10_pipelined_kernel.cuh"
-
-/* B by plain loads and stores, as on a GPU without cp.async (before compute capability 8.0): */
-#define PL_PLAIN_ONLY 1
-#define PL_KERNEL pipelined_plain_kernel
-#define PL_LAUNCH launch_pipelined_plain
-#define PL_INFO info_pipelined_plain
-#include "10_pipelined_kernel.cuh"
-
-/* K strip 8 with four stages: */
-#define PL_BK 8
-#define PL_STAGES 4
-#define PL_KERNEL pipelined_bk8_kernel
-#define PL_LAUNCH launch_pipelined_bk8
-#define PL_INFO info_pipelined_bk8
-#include "10_pipelined_kernel.cuh"
-
-/* K strip 32: half the barriers per FMA, 66,560 bytes of shared memory per block, more than a
- * block may declare statically (48 KiB): dynamic shared memory, which the driver asks for with
- * tut_allow_dynamic_shared. A T4 block can have 64 KiB: there the driver skips it. */
-#define PL_BK 32
-#define PL_DYNAMIC_SHARED 1
-#define PL_KERNEL pipelined_bk32_kernel
-#define PL_LAUNCH launch_pipelined_bk32
-#define PL_INFO info_pipelined_bk32
-#include "10_pipelined_kernel.cuh"
-
-/* For small matrices: 64 x 128 block tiles of 128 threads (4 warps of 32 x 64), twice as many
- * blocks as 128 x 128 for the same matrix, up to four blocks per SM; three or two stages of B. */
-#define PL_BM 64
-#define PL_THREADS 128
-#define PL_MIN_BLOCKS 4
-#define PL_STAGES 3
-#define PL_KERNEL pipelined_64x128_kernel
-#define PL_LAUNCH launch_pipelined_64x128
-#define PL_INFO info_pipelined_64x128
-#include "10_pipelined_kernel.cuh"
-
-#define PL_BM 64
-#define PL_THREADS 128
-#define PL_MIN_BLOCKS 4
-#define PL_KERNEL pipelined_64x128_s2_kernel
-#define PL_LAUNCH launch_pipelined_64x128_s2
-#define PL_INFO info_pipelined_64x128_s2
-#include "10_pipelined_kernel.cuh"
-
-/* ---- The step's kernel: the tile chosen from the GPU's limits (launch_config.c) ---------- */
-
-/* The candidates, in the order of pipelined_tile (launch_config.h). */
-static const matmul_info_fn choice_info[PIPELINED_TILE_COUNT] = {
-    info_pipelined_128x128, info_pipelined_64x128, info_pipelined_64x128_s2};
-static const matmul_launch_fn choice_launch[PIPELINED_TILE_COUNT] = {
-    launch_pipelined_128x128, launch_pipelined_64x128, launch_pipelined_64x128_s2};
+/* In the order of pipelined_tile: 128 x 128 with 2 stages of B, 64 x 128 with 3, 64 x 128
+ * with 2. */
+static const matmul_info_fn tile_info[PIPELINED_TILE_COUNT] = {
+    info_of<128, 2>, info_of<64, 3>, info_of<64, 2>};
+static const matmul_launch_fn tile_launch[PIPELINED_TILE_COUNT] = {
+    launch_tile<128, 2>, launch_tile<64, 3>, launch_tile<64, 2>};
 
 /* What each candidate asks of an SM, asked of the runtime once (registers of the instantiation
- * this run launches). */
+ * this run launches), and the choice for an M x N result (launch_config.c). */
 static pipelined_choice choose(int M, int N)
 {
     static tut_kernel_use use[PIPELINED_TILE_COUNT];
     static int known = 0;
     if (!known) {
         for (int t = 0; t < PIPELINED_TILE_COUNT; ++t) {
-            const matmul_kernel_info k = choice_info[t]();
+            const matmul_kernel_info k = tile_info[t]();
             use[t] = tut_kernel_use_of(k.kernel, k.threads, k.dynamic_shared);
         }
         known = 1;
@@ -183,7 +320,7 @@ static pipelined_choice choose(int M, int N)
 
 void launch_pipelined(const matmul_args *a)
 {
-    choice_launch[choose(a->M, a->N).tile](a);
+    tile_launch[choose(a->M, a->N).tile](a);
 }
 
 pipelined_choice pipelined_choice_for(int M, int N)
@@ -194,7 +331,7 @@ pipelined_choice pipelined_choice_for(int M, int N)
 void pipelined_print_copy_path(void)
 {
     const tut_device_info *dev = tut_current_device();
-    if (!pl_async()) {
+    if (!async_copy()) {
         printf("pipelined: B goes through plain loads and stores: cp.async needs compute "
                "capability 8.0, the GPU has %d.%d%s%s%s\n", dev->major, dev->minor,
                dev->emulated[0] ? " (the limits of a " : "", dev->emulated,
@@ -203,7 +340,7 @@ void pipelined_print_copy_path(void)
     }
     /* Code the driver compiled from PTX older than compute_80 has the plain path only. */
     struct cudaFuncAttributes attr;
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, (const void *)pipelined_128x128_kernel<true>));
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, (const void *)pipelined_kernel<128, 2, true>));
     if (attr.ptxVersion < 80)
         printf("pipelined: cp.async chosen (compute capability %d.%d), but this build's code for "
                "the GPU comes from compute_%d PTX, which has only plain loads: rebuild with "

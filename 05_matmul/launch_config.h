@@ -28,6 +28,30 @@ extern "C" {
 #define PIPELINED_SHARED_BYTES(bm, bn, bk, stages) \
     ((size_t)4 * (2 * (bk) * ((bm) + 4) + (stages) * (bk) * (bn)))
 
+/* Steps 12-14, the tensor cores (TF32, compute capability 8.0). The WMMA kernel
+ * (11_wmma_tf32.cu): 128 x 128 block tile, K strip 32, 256 threads, static shared memory
+ * 128 x 36 + 32 x 132 floats. The mma.sync kernel (12_mma_tf32.cu, TF32 and 3xTF32): 128 x 128
+ * block tile, K strip 16, 128 threads, MMA_STAGES stages of both strips (A's rows padded by 4
+ * floats, B's by 8) in dynamic shared memory: 75,776 bytes, which every GPU of compute
+ * capability 8.0 or later
+ * gives a block (the smallest, sm_86/89/120, 99 KiB); 4 warps of 64 x 64 each. */
+#define WMMA_BM 128
+#define WMMA_BN 128
+#define WMMA_BK 32
+#define WMMA_THREADS 256
+#define WMMA_SHARED_BYTES ((size_t)4 * (WMMA_BM * (WMMA_BK + 4) + WMMA_BK * (WMMA_BN + 4)))
+#define MMA_BM 128
+#define MMA_BN 128
+#define MMA_BK 16
+#define MMA_STAGES 4
+#define MMA_THREADS 128
+#define MMA_SHARED_BYTES \
+    ((size_t)4 * MMA_STAGES * (MMA_BM * (MMA_BK + 4) + MMA_BK * (MMA_BN + 8)))
+
+/* 1 if the GPU has TF32 tensor cores (compute capability 8.0, emulated if so): steps 12-14 run
+ * there; elsewhere the driver skips them with "needs 8.0". */
+int matmul_tensor_cores(const tut_device_info *dev);
+
 /* The configurations launch_pipelined chooses from (10_pipelined.cu). */
 typedef enum {
     PIPELINED_128X128,    /* 256 threads, K strip 16, 2 stages of B: the main configuration */

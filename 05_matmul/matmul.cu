@@ -49,7 +49,7 @@ typedef struct {
 
 #define CSV_HEADER                                                                            \
     "m,n,k,variant,config,blocks_per_sm,ms,min_ms,max_ms,calls,batches,gflops,pct_cublas,"    \
-    "max_rel_err,mean_rel_err,max_abs_vs_cublas,passed"
+    "max_rel_err,mean_rel_err,max_abs_vs_cublas,passed,baseline"
 
 typedef struct {
     const matmul_variant *v;
@@ -132,9 +132,15 @@ static call_timing time_calls(timed_job *job, int reps)
 static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t len)
 {
     *per_sm = 0;
+    const tut_device_info *dev = tut_current_device();
+    if (v->tensor_cores && !matmul_tensor_cores(dev)) {
+        snprintf(why, len, "needs 8.0 (TF32 tensor cores); this GPU has %d.%d%s%s%s", dev->major,
+                 dev->minor, dev->emulated[0] ? " (the limits of a " : "", dev->emulated,
+                 dev->emulated[0] ? ")" : "");
+        return 0;
+    }
     if (!v->info)
         return 1;
-    const tut_device_info *dev = tut_current_device();
     const matmul_kernel_info k = v->info();
     const tut_kernel_use use = tut_kernel_use_of(k.kernel, k.threads, k.dynamic_shared);
     if (!tut_kernel_fits(dev, use, why, len))
@@ -222,9 +228,67 @@ typedef struct {
     double *ref;     /* M x N, or nrows x N */
     float *c_rows;   /* the sampled rows of a result, gathered */
     float *c_cublas; /* cuBLAS FP32's result, once it has run */
+    float *abs_prod; /* (|A||B|)_ij, M x N: the scale of the TF32 bound (NULL: no TF32 variant) */
+    float *abs_rows; /* its sampled rows */
     int have_cublas;
     double max_in;   /* largest input magnitude */
 } reference;
+
+/* A TF32 result, element by element: |c - exact| <= matmul_tf32_bound(K) (|A||B|)_ij
+ * (cpu_reference.c derives it), against the float64 reference (all of it, or its sampled rows
+ * and then cuBLAS FP32's whole result, itself within K 2^-23 (|A||B|)_ij). |A||B| comes from
+ * cuBLAS FP32 (abs_product): all its terms are positive, so it is within K 2^-23 of exact too. */
+static int check_tf32(const char *label, int is_cublas, const float *c_host, int M, int N, int K,
+                      reference *r, tut_errors *e)
+{
+    const size_t c_n = (size_t)M * N;
+    const double fp32 = (double)K * ldexp(1.0, -23);
+    const double bound = matmul_tf32_bound(K) * (1.0 + fp32);
+    if (r->full)
+        return matmul_check_scaled(label, c_host, r->ref, NULL, r->abs_prod, c_n, bound, e);
+    for (int i = 0; i < r->nrows; ++i) {
+        memcpy(r->c_rows + (size_t)i * N, c_host + (size_t)r->rows[i] * N,
+               sizeof(float) * (size_t)N);
+        memcpy(r->abs_rows + (size_t)i * N, r->abs_prod + (size_t)r->rows[i] * N,
+               sizeof(float) * (size_t)N);
+    }
+    int passed = matmul_check_scaled(label, r->c_rows, r->ref, NULL, r->abs_rows,
+                                     (size_t)r->nrows * N, bound, e);
+    if (!is_cublas) {
+        char label2[200];
+        snprintf(label2, sizeof label2, "%s vs cuBLAS", label);
+        passed &= matmul_check_scaled(label2, c_host, NULL, r->c_cublas, r->abs_prod, c_n,
+                                      bound + fp32 * (1.0 + fp32), NULL);
+    }
+    (void)M;
+    return passed;
+}
+
+/* (|A||B|)_ij for every element (host, M x N): cuBLAS FP32 on copies of |A| and |B|. */
+static float *abs_product(const float *a_host, const float *b_host, int M, int N, int K)
+{
+    const size_t a_n = (size_t)M * K, b_n = (size_t)K * N, c_n = (size_t)M * N;
+    float *h = (float *)tut_host_alloc(tut_bytes(a_n > b_n ? a_n : b_n, sizeof(float), "|A|"),
+                                       "|A| or |B|");
+    float *A = (float *)tut_device_alloc(a_n * sizeof(float), "|A|");
+    float *B = (float *)tut_device_alloc(b_n * sizeof(float), "|B|");
+    float *C = (float *)tut_device_alloc(c_n * sizeof(float), "|A||B|");
+    for (size_t i = 0; i < a_n; ++i)
+        h[i] = fabsf(a_host[i]);
+    CUDA_CHECK(cudaMemcpy(A, h, a_n * sizeof(float), cudaMemcpyHostToDevice));
+    for (size_t i = 0; i < b_n; ++i)
+        h[i] = fabsf(b_host[i]);
+    CUDA_CHECK(cudaMemcpy(B, h, b_n * sizeof(float), cudaMemcpyHostToDevice));
+    const matmul_args args = {M, N, K, A, B, C, (size_t)K, (size_t)N, (size_t)N};
+    launch_cublas_fp32(&args);
+    float *abs_prod = (float *)tut_host_alloc(tut_bytes(c_n, sizeof(float), "|A||B|"), "|A||B|");
+    CUDA_CHECK(cudaMemcpy(abs_prod, C, c_n * sizeof(float), cudaMemcpyDeviceToHost));
+    tut_device_free(A);
+    tut_device_free(B);
+    tut_device_free(C);
+    free(h);
+    return abs_prod;
+}
 
 /* Checks c_host (M x N) for variant v; returns 1 if it passes. Keeps cuBLAS's result. */
 static int check_result(const matmul_variant *v, int is_cublas, const float *c_host, int M, int N,
@@ -234,12 +298,11 @@ static int check_result(const matmul_variant *v, int is_cublas, const float *c_h
     char label[160];
     snprintf(label, sizeof label, "%s %dx%dx%d", v->name, M, K, N);
     const size_t c_n = (size_t)M * N;
-    /* TF32 rounds inputs to 10 mantissa bits: errors ~1e-3 relative per product. */
-    const double at = v->tf32 ? 8.0 * sqrt((double)K) * ldexp(1.0, -10) * r->max_in * r->max_in
-                              : atol;
-    const double rt = v->tf32 ? 1e-2 : rtol;
+    const double at = atol, rt = rtol;
     int passed;
-    if (r->full) {
+    if (v->tf32) {
+        passed = check_tf32(label, is_cublas, c_host, M, N, K, r, e);
+    } else if (r->full) {
         passed = tut_check_f32_f64(label, c_host, r->ref, c_n, at, rt, e);
     } else {
         for (int i = 0; i < r->nrows; ++i)
@@ -316,11 +379,20 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
     CUDA_CHECK(cudaMemcpy(A, a_host, a_n * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(B, b_host, b_n * sizeof(float), cudaMemcpyHostToDevice));
     const matmul_args dense = {M, N, K, A, B, C, (size_t)K, (size_t)N, (size_t)N};
+    int any_tf32 = 0;
+    for (int s = 0; s < nselected; ++s)
+        any_tf32 |= matmul_variants[selected[s]].tf32;
+    if (o->check && any_tf32) {
+        r.abs_prod = abs_product(a_host, b_host, M, N, K);
+        if (!r.full)
+            r.abs_rows = (float *)tut_host_alloc(
+                tut_bytes((size_t)r.nrows * N, sizeof(float), "rows"), "|A||B| rows");
+    }
 
     /* Without a full reference, cuBLAS is checked on the sampled rows and its whole result is
      * the reference for the others: run it first even when not selected. */
     int ok = 1;
-    double cublas_ms = 0.0;
+    double cublas_ms = 0.0, cublas_tf32_ms = 0.0; /* the baselines, when they have run */
     int order[MATMUL_VARIANT_COUNT + 1], norder = 0;
     if (!r.full && o->check && selected[0] != 0)
         order[norder++] = 0;
@@ -355,17 +427,22 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
         release_layout(&p);
         if (vi == 0)
             cublas_ms = t.median_ms;
+        if (v->launch == launch_cublas_tf32)
+            cublas_tf32_ms = t.median_ms;
+        /* Each against the cuBLAS of its own precision: TF32 against TF32, the others FP32. */
+        const double base_ms = v->tf32 ? cublas_tf32_ms : cublas_ms;
         const double gflops = flops / (t.median_ms * 1e6);
-        const double pct = cublas_ms > 0.0 ? 100.0 * cublas_ms / t.median_ms : 0.0;
+        const double pct = base_ms > 0.0 ? 100.0 * base_ms / t.median_ms : 0.0;
         printf("%-15s %dx%dx%d: %10.4f ms (%.4f-%.4f, %d x %d calls) %10.1f GFLOP/s %7.1f %% of "
-               "cuBLAS FP32%s%s%s\n", v->name, M, K, N, t.median_ms, t.min_ms, t.max_ms,
-               t.batches, t.calls, gflops, pct, config[0] ? "  [" : "", config,
-               config[0] ? "]" : "");
+               "cuBLAS %s%s%s%s\n", v->name, M, K, N, t.median_ms, t.min_ms, t.max_ms,
+               t.batches, t.calls, gflops, pct, v->tf32 ? "TF32" : "FP32",
+               config[0] ? "  [" : "", config, config[0] ? "]" : "");
         if (!passed)
             printf("%-15s WRONG RESULT\n", v->name);
-        tut_csv_row(o->csv, "%d,%d,%d,%s,%s,%d,%.5f,%.5f,%.5f,%d,%d,%.1f,%.2f,%.3g,%.3g,%.3g,%d", M,
-                    N, K, v->name, config, per_sm, t.median_ms, t.min_ms, t.max_ms, t.calls,
-                    t.batches, gflops, pct, e.max_rel_err, e.mean_rel_err, vs_cublas, passed);
+        tut_csv_row(o->csv, "%d,%d,%d,%s,%s,%d,%.5f,%.5f,%.5f,%d,%d,%.1f,%.2f,%.3g,%.3g,%.3g,%d,%s",
+                    M, N, K, v->name, config, per_sm, t.median_ms, t.min_ms, t.max_ms, t.calls,
+                    t.batches, gflops, pct, e.max_rel_err, e.mean_rel_err, vs_cublas, passed,
+                    v->tf32 ? "cublas_tf32" : "cublas");
     }
 
     tut_device_free(A);
@@ -377,6 +454,8 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
     free(r.ref);
     free(r.c_rows);
     free(r.c_cublas);
+    free(r.abs_prod);
+    free(r.abs_rows);
     return ok;
 }
 
@@ -394,19 +473,28 @@ static size_t problem_bytes(unsigned long long M, unsigned long long N, unsigned
 }
 
 /* The benchmark behind the docs: every variant at 4096^3, the documents' sizes, a size sweep of
- * the faster ones. A size this GPU cannot hold (with room for padded copies) is skipped. */
+ * the faster ones, precision at 2048^3. A size this GPU cannot hold (with room for padded
+ * copies) is skipped. matmul_ablations: the first two only, into ablations_*.csv. */
+#ifdef MATMUL_ABLATIONS
+#define CSV_PREFIX "ablations_"
+#else
+#define CSV_PREFIX ""
+#endif
 static int run_bench(const int *selected, int nsel, run_options *o, const char *outdir)
 {
     int ok = 1;
     /* 1. Every variant at 4096^3: the table and the bar chart. */
-    o->csv = tut_csv_open(outdir, "variants_4096.csv", CSV_HEADER);
+    o->csv = tut_csv_open(outdir, CSV_PREFIX "variants_4096.csv", CSV_HEADER);
     ok &= run_problem(4096, 4096, 4096, INPUT_RANDOM, selected, nsel, o);
     tut_csv_close(o->csv);
     /* 2. The documents' sizes: the blog's 1000^3 and the streams blog's 6000x4800x4000. */
-    o->csv = tut_csv_open(outdir, "documents.csv", CSV_HEADER);
+    o->csv = tut_csv_open(outdir, CSV_PREFIX "documents.csv", CSV_HEADER);
     ok &= run_problem(1000, 1000, 1000, INPUT_POSITIVE, selected, nsel, o);
     ok &= run_problem(6000, 4000, 4800, INPUT_RANDOM, selected, nsel, o);
     tut_csv_close(o->csv);
+#ifdef MATMUL_ABLATIONS
+    return ok; /* the ablations: these two sizes only */
+#endif
     /* 3. GFLOP/s against size for the faster variants. */
     static const int sizes[] = {256, 512, 1024, 2048, 3072, 4096, 6144, 8192};
     int sweep[MATMUL_VARIANT_COUNT], nsweep = 0;
@@ -425,10 +513,26 @@ static int run_bench(const int *selected, int nsel, run_options *o, const char *
         ok &= run_problem(sizes[i], sizes[i], sizes[i], INPUT_RANDOM, sweep, nsweep, o);
     }
     tut_csv_close(o->csv);
+    /* 4. Precision at 2048^3, inputs in [0, 1) (no cancellation: relative errors mean something),
+     * against float64 on sampled rows: FP32, TF32 and 3xTF32 side by side. */
+    static const char *const precise[] = {"cublas", "kahan", "pipelined", "cublas_tf32",
+                                          "wmma_tf32", "mma_tf32", "mma_3xtf32"};
+    int prec[MATMUL_VARIANT_COUNT], nprec = 0;
+    for (int s = 0; s < nsel; ++s)
+        for (int p = 0; p < TUT_COUNT(precise); ++p)
+            if (strcmp(matmul_variants[selected[s]].name, precise[p]) == 0)
+                prec[nprec++] = selected[s];
+    const int reps = o->reps;
+    o->reps = 1; /* the errors are what this run is for */
+    o->csv = tut_csv_open(outdir, "precision_2048.csv", CSV_HEADER);
+    ok &= run_problem(2048, 2048, 2048, INPUT_POSITIVE, prec, nprec, o);
+    tut_csv_close(o->csv);
+    o->reps = reps;
     return ok;
 }
 
-/* "all|cublas|naive_strided|...": the --variant choices, from the table's names. */
+/* "all|cublas|naive_strided|...|tensor_cores": the --variant choices, from the table's names,
+ * and one group: the tensor-core variants with both cuBLAS baselines. */
 static const char *variant_choices(void)
 {
     static char choices[1024];
@@ -436,6 +540,10 @@ static const char *variant_choices(void)
     for (int i = 0; i < MATMUL_VARIANT_COUNT && used < sizeof choices; ++i)
         used += (size_t)snprintf(choices + used, sizeof choices - used, "|%s",
                                  matmul_variants[i].name);
+#ifndef MATMUL_ABLATIONS
+    if (used < sizeof choices)
+        snprintf(choices + used, sizeof choices - used, "|tensor_cores");
+#endif
     return choices;
 }
 
@@ -510,9 +618,13 @@ int main(int argc, char **argv)
                      .ld_extra = (int)ld_extra,
                      .csv = NULL};
     int selected[MATMUL_VARIANT_COUNT], nsel = 0;
-    for (int i = 0; i < MATMUL_VARIANT_COUNT; ++i)
-        if (variant == 0 || variant == i + 1)
+    const int tensor_group = variant == MATMUL_VARIANT_COUNT + 1; /* --variant tensor_cores */
+    for (int i = 0; i < MATMUL_VARIANT_COUNT; ++i) {
+        const matmul_variant *v = &matmul_variants[i];
+        if (variant == 0 || variant == i + 1 ||
+            (tensor_group && (i == 0 || v->tf32 || v->tensor_cores)))
             selected[nsel++] = i;
+    }
     int ok = 1;
 
     if (custom) {

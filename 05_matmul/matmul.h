@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "compare.h"
 #include "launch_config.h"
 
 #ifdef __cplusplus
@@ -65,13 +66,15 @@ void launch_tiled_padded(const matmul_args *a);    /* 05_tiled_padded.cu: sizes 
 void launch_blocktile_1d(const matmul_args *a);    /* 06_blocktile_1d.cu */
 void launch_blocktile_2d(const matmul_args *a);    /* 07_blocktile_2d.cu */
 void launch_vectorized(const matmul_args *a);      /* 08_vectorized.cu: N, K % 4 == 0 */
-void launch_warptiled_bk8(const matmul_args *a);   /* 09_warptiled.cu: N, K % 4 == 0 */
-void launch_warptiled_bk16(const matmul_args *a);  /* 09_warptiled.cu: N, K % 4 == 0 */
-void launch_warptiled_w64x32_bk16(const matmul_args *a);
-void launch_warptiled_64x64_bk8(const matmul_args *a);
-void launch_warptiled_64x64_bk16(const matmul_args *a);
-void launch_warptiled_128x256(const matmul_args *a);
+void launch_warptiled(const matmul_args *a);       /* 09_warptiled.cu: N, K % 4 == 0 */
+void launch_pipelined(const matmul_args *a);       /* 10_pipelined.cu: N, K % 4 == 0 */
+void launch_wmma_tf32(const matmul_args *a);       /* 11_wmma_tf32.cu: N, K % 4 == 0 */
+void launch_mma_tf32(const matmul_args *a);        /* 12_mma_tf32.cu: N, K % 4 == 0 */
+void launch_mma_3xtf32(const matmul_args *a);      /* 12_mma_tf32.cu: N, K % 4 == 0 */
 /* Their kernels and blocks (matmul_kernel_info). */
+matmul_kernel_info info_wmma_tf32(void);
+matmul_kernel_info info_mma_tf32(void);
+matmul_kernel_info info_mma_3xtf32(void);
 matmul_kernel_info info_naive_strided(void);
 matmul_kernel_info info_naive(void);
 matmul_kernel_info info_kahan(void);
@@ -81,34 +84,7 @@ matmul_kernel_info info_tiled_padded(void);
 matmul_kernel_info info_blocktile_1d(void);
 matmul_kernel_info info_blocktile_2d(void);
 matmul_kernel_info info_vectorized(void);
-matmul_kernel_info info_warptiled_bk8(void);
-matmul_kernel_info info_warptiled_bk16(void);
-matmul_kernel_info info_warptiled_w64x32_bk16(void);
-matmul_kernel_info info_warptiled_64x64_bk8(void);
-matmul_kernel_info info_warptiled_64x64_bk16(void);
-matmul_kernel_info info_warptiled_128x256(void);
-void launch_pipelined(const matmul_args *a);       /* 10_pipelined.cu: N, K % 4 == 0 */
-void launch_pipelined_128x128(const matmul_args *a);
-void launch_pipelined_128x128_s3(const matmul_args *a);
-void launch_pipelined_nofdb(const matmul_args *a);
-void launch_pipelined_rowmajor(const matmul_args *a);
-void launch_pipelined_amap(const matmul_args *a);
-void launch_pipelined_bk8(const matmul_args *a);
-void launch_pipelined_bk32(const matmul_args *a);
-void launch_pipelined_plain(const matmul_args *a);
-void launch_pipelined_64x128(const matmul_args *a);
-void launch_pipelined_64x128_s2(const matmul_args *a);
-/* 10_pipelined.cu: each configuration's kernel and block (the instantiation this run launches). */
-matmul_kernel_info info_pipelined_128x128(void);
-matmul_kernel_info info_pipelined_128x128_s3(void);
-matmul_kernel_info info_pipelined_nofdb(void);
-matmul_kernel_info info_pipelined_rowmajor(void);
-matmul_kernel_info info_pipelined_amap(void);
-matmul_kernel_info info_pipelined_bk8(void);
-matmul_kernel_info info_pipelined_bk32(void);
-matmul_kernel_info info_pipelined_plain(void);
-matmul_kernel_info info_pipelined_64x128(void);
-matmul_kernel_info info_pipelined_64x128_s2(void);
+matmul_kernel_info info_warptiled(void);
 /* The configuration launch_pipelined takes for an M x N result on this GPU (launch_config.h),
  * and one line, for the whole run, about how B is copied (cp.async or plain loads). */
 pipelined_choice pipelined_choice_for(int M, int N);
@@ -129,6 +105,20 @@ void cpu_matmul_f64(int M, int N, int K, const float *A, const float *B, double 
 
 /* The tolerance for an FP32 result with a K-term dot product: |error| <= atol + rtol |want|. */
 double matmul_atol(int K, double max_abs_input);
+
+/* TF32 on the CPU: x rounded to nearest (ties away, as cvt.rna.tf32.f32) or truncated to TF32's
+ * 10 mantissa bits; infinities and NaN unchanged. */
+float matmul_round_tf32(float x);
+float matmul_truncate_tf32(float x);
+/* The bound of a TF32 product with K-term dot products: |c - exact| <= bound (|A||B|)_ij
+ * (cpu_reference.c derives it). */
+double matmul_tf32_bound(int K);
+/* Checks |got - want| <= bound * scale[i] element by element (scale: |A||B|), against a float64
+ * (want64) or a float (want32, when want64 is NULL) reference; NaN fails. Prints one line like
+ * compare.h's checks, fills *e (may be NULL); returns 1 if every element passes. */
+int matmul_check_scaled(const char *label, const float *got, const double *want64,
+                        const float *want32, const float *scale, size_t n, double bound,
+                        tut_errors *e);
 
 #ifdef __cplusplus
 }

@@ -1,16 +1,23 @@
 /* The table of variants the driver runs, in the chapter's order: what each is called, how it is
- * launched and what layout of its inputs it needs. The --variant choices are built from the
- * names here (matmul.cu), so there is no second list to keep in step. */
+ * launched and what layout of its inputs it needs. matmul.cu built with MATMUL_ABLATIONS (the
+ * program matmul_ablations) runs the second table instead: the ablations of steps 10 and 11.
+ * The --variant choices are built from the names here (matmul.cu), so there is no second list
+ * to keep in step. */
 #ifndef MATMUL_VARIANTS_H
 #define MATMUL_VARIANTS_H
 
 #include "matmul.h"
+#ifdef MATMUL_ABLATIONS
+#include "ablations/ablations.h"
+#endif
 
 typedef struct {
     const char *name;
     matmul_launch_fn launch;
     matmul_layout layout;
-    int tf32;  /* tensor-core TF32: less precise, its own tolerance, context only */
+    int tf32;  /* TF32 inputs: checked against the TF32 bound (matmul_tf32_bound), reported as
+                  a share of cuBLAS TF32 (which must come before them in the table) */
+    int tensor_cores; /* needs TF32 tensor cores (compute capability 8.0): skipped below */
     int slow;  /* the early steps: skipped by the size sweep */
     int sweep; /* drawn in the GFLOP/s-vs-size plot */
     /* The kernel and block the driver checks against the GPU before running it (a configuration
@@ -27,6 +34,8 @@ typedef struct {
 #define TILES_OF_16 {.pad_m = 16, .pad_n = 16, .pad_k = 16, .pitched = 0}
 #define FLOAT4_ROWS {.pad_m = 1, .pad_n = 4, .pad_k = 4, .pitched = 0}
 
+#ifndef MATMUL_ABLATIONS
+/* The chapter's steps (matmul_demo). */
 static const matmul_variant matmul_variants[] = {
     /* cuBLAS first: the others are reported as a percentage of it. */
     {.name = "cublas", .launch = launch_cublas_fp32,
@@ -49,20 +58,41 @@ static const matmul_variant matmul_variants[] = {
      .layout = DENSE, .sweep = 1, .info = info_blocktile_2d},
     {.name = "vectorized", .launch = launch_vectorized,
      .layout = FLOAT4_ROWS, .sweep = 1, .info = info_vectorized},
-    {.name = "warptiled_bk8", .launch = launch_warptiled_bk8,
-     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_bk8},
-    {.name = "warptiled_bk16", .launch = launch_warptiled_bk16,
-     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_bk16},
-    {.name = "warptiled_w64x32_bk16", .launch = launch_warptiled_w64x32_bk16,
-     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_w64x32_bk16},
-    {.name = "warptiled_64x64_bk8", .launch = launch_warptiled_64x64_bk8,
-     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_64x64_bk8},
-    {.name = "warptiled_64x64_bk16", .launch = launch_warptiled_64x64_bk16,
-     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_64x64_bk16},
-    {.name = "warptiled_128x256", .launch = launch_warptiled_128x256,
-     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled_128x256},
+    {.name = "warptiled", .launch = launch_warptiled,
+     .layout = FLOAT4_ROWS, .sweep = 1, .info = info_warptiled},
     {.name = "pipelined", .launch = launch_pipelined,
      .layout = FLOAT4_ROWS, .sweep = 1},
+    /* The tensor cores: cuBLAS TF32 first, the TF32 kernels are reported as a share of it;
+     * 3xTF32 has FP32's accuracy and is reported as a share of cuBLAS FP32. */
+    {.name = "cublas_tf32", .launch = launch_cublas_tf32,
+     .layout = DENSE, .tf32 = 1, .sweep = 1},
+    {.name = "wmma_tf32", .launch = launch_wmma_tf32,
+     .layout = FLOAT4_ROWS, .tf32 = 1, .tensor_cores = 1, .info = info_wmma_tf32},
+    {.name = "mma_tf32", .launch = launch_mma_tf32,
+     .layout = FLOAT4_ROWS, .tf32 = 1, .tensor_cores = 1, .sweep = 1, .info = info_mma_tf32},
+    {.name = "mma_3xtf32", .launch = launch_mma_3xtf32,
+     .layout = FLOAT4_ROWS, .tensor_cores = 1, .sweep = 1, .info = info_mma_3xtf32},
+};
+#else
+/* The benchmark-only program matmul_ablations: steps 10 and 11 beside their configurations with
+ * one idea changed (ablations/). */
+static const matmul_variant matmul_variants[] = {
+    {.name = "cublas", .launch = launch_cublas_fp32, .layout = DENSE},
+    {.name = "warptiled", .launch = launch_warptiled,
+     .layout = FLOAT4_ROWS, .info = info_warptiled},
+    {.name = "warptiled_bk8", .launch = launch_warptiled_bk8,
+     .layout = FLOAT4_ROWS, .info = info_warptiled_bk8},
+    {.name = "warptiled_bk16", .launch = launch_warptiled_bk16,
+     .layout = FLOAT4_ROWS, .info = info_warptiled_bk16},
+    {.name = "warptiled_w64x32_bk16", .launch = launch_warptiled_w64x32_bk16,
+     .layout = FLOAT4_ROWS, .info = info_warptiled_w64x32_bk16},
+    {.name = "warptiled_64x64_bk8", .launch = launch_warptiled_64x64_bk8,
+     .layout = FLOAT4_ROWS, .info = info_warptiled_64x64_bk8},
+    {.name = "warptiled_64x64_bk16", .launch = launch_warptiled_64x64_bk16,
+     .layout = FLOAT4_ROWS, .info = info_warptiled_64x64_bk16},
+    {.name = "warptiled_128x256", .launch = launch_warptiled_128x256,
+     .layout = FLOAT4_ROWS, .info = info_warptiled_128x256},
+    {.name = "pipelined", .launch = launch_pipelined, .layout = FLOAT4_ROWS},
     {.name = "pipelined_128x128", .launch = launch_pipelined_128x128,
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x128},
     {.name = "pipelined_plain", .launch = launch_pipelined_plain,
@@ -83,9 +113,8 @@ static const matmul_variant matmul_variants[] = {
      .layout = FLOAT4_ROWS, .info = info_pipelined_64x128},
     {.name = "pipelined_64x128_s2", .launch = launch_pipelined_64x128_s2,
      .layout = FLOAT4_ROWS, .info = info_pipelined_64x128_s2},
-    {.name = "cublas_tf32", .launch = launch_cublas_tf32,
-     .layout = DENSE, .tf32 = 1, .sweep = 1},
 };
+#endif
 
 #undef DENSE
 #undef PITCHED

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ceilings.h"
 #include "chunks.h"
 #include "kernels.h"
 #include "measure.h"
@@ -192,6 +193,37 @@ static void print_summary(const char *name, const kernel_summary *s)
            s->serial / s->breadth_plan);
 }
 
+/* The chapter's roofline (roofline.csv, drawn by common/plots/roofline.gp). The memory here is
+ * the PCIe link: every element brings 8 bytes to the GPU (x and y) and takes 4 back, and the
+ * busier direction, host to device, is the roof (the copies back overlap it in a pipeline). The
+ * operations are integer ops on the GPU: 1 add per element, plus `work` multiply-adds for mix,
+ * under the 32-bit multiply ceiling. Both ceilings are measured now, by common/ceilings.h. The
+ * serial pipelines sit far below the roof (nothing overlaps); the depth-first ones come close. */
+static void streams_roofline(const context *ctx, const kernel_summary *add,
+                             const kernel_summary *mix, const char *outdir)
+{
+    const tut_ceiling h2d = tut_measure_ceiling(TUT_CEILING_PCIE_H2D);
+    const tut_ceiling imul = tut_measure_ceiling(TUT_CEILING_INT_MUL_LO);
+    printf("\nroofline: ceilings measured now (common/ceilings.h)\n");
+    tut_ceiling_print(&h2d);
+    tut_ceiling_print(&imul);
+    const double n = (double)ctx->n, bytes = 8.0 * n;
+    const struct { const char *name; const kernel_summary *k; double ms; } rows[] = {
+        {"add serial", add, add->serial},       {"add depth-first", add, add->depth_plan},
+        {"mix serial", mix, mix->serial},       {"mix depth-first", mix, mix->depth_plan},
+    };
+    tut_csv *csv = tut_roofline_csv_open(outdir, "roofline.csv");
+    for (int i = 0; i < TUT_COUNT(rows); ++i) {
+        const tut_roofline_point p = {.kernel = rows[i].name, .bytes = bytes,
+                                      .ops = n * (1.0 + rows[i].k->work), .op_unit = "int op",
+                                      .seconds = rows[i].ms * 1e-3, .memory = &h2d,
+                                      .compute = &imul};
+        tut_roofline_csv_row(csv, &p);
+        tut_roofline_print(&p);
+    }
+    tut_csv_close(csv);
+}
+
 static void bench(context *ctx, unsigned user_work, size_t chunks, int streams,
                   const char *outdir)
 {
@@ -207,6 +239,7 @@ static void bench(context *ctx, unsigned user_work, size_t chunks, int streams,
            plan->chunks, plan->streams);
     print_summary("add", &add);
     print_summary("mix", &mix);
+    streams_roofline(ctx, &add, &mix, outdir);
 }
 
 /* Without --bench: the stages alone and the chosen variants, with one kernel. */

@@ -20,6 +20,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "atomics_config.h"
+#include "ceilings.h"
 #include "mutex.cuh"
 #include "tutorial.h"
 
@@ -160,6 +161,40 @@ dot_fast_2pass_kernel(const float *a, const float *b, size_t n, float *partial,
             *tickets = 0; /* ready for the next launch */
         }
     }
+}
+
+/* ---- the roofline: every variant against the DRAM read ceiling (common/ceilings.h), measured
+ * in this run. A dot product reads 8 bytes (a[i], b[i]) for 2 flops: far left of the ridge, so
+ * the prediction is the bytes over the read bandwidth. Writes roofline_dot.csv and
+ * ceilings_dot.csv. */
+static void dot_roofline(const char *outdir, size_t n, size_t cub_n, const char *const *names,
+                         const tut_timing *t, int count, int cub_index)
+{
+    const tut_ceiling read = tut_measure_ceiling(TUT_CEILING_DRAM_READ);
+    const tut_ceiling fma = tut_measure_ceiling(TUT_CEILING_FP32_FMA);
+    printf("\nceilings, measured now:\n");
+    tut_ceiling_print(&read);
+    tut_ceiling_print(&fma);
+    tut_csv *ceilings = tut_ceilings_csv_open(outdir, "ceilings_dot.csv");
+    tut_ceilings_csv_row(ceilings, &read);
+    tut_ceilings_csv_row(ceilings, &fma);
+    tut_csv_close(ceilings);
+    tut_csv *csv = tut_roofline_csv_open(outdir, "roofline_dot.csv");
+    tut_csv_comment(csv, "n = %zu floats: 8 bytes and 2 flops per element (cub_sum: 4 bytes and "
+                         "1 flop per element of a and b as one array)", n);
+    printf("the model: %.0f MB to read at %.0f GB/s: no dot product takes less than %.4f ms\n",
+           8e-6 * (double)n, read.value, 8.0 * (double)n / tut_ceiling_per_second(&read) * 1e3);
+    for (int v = 0; v < count; ++v) {
+        const int cub = v == cub_index;
+        const tut_roofline_point p = {.kernel = names[v],
+                                      .bytes = cub ? 4.0 * (double)cub_n : 8.0 * (double)n,
+                                      .ops = cub ? (double)cub_n : 2.0 * (double)n,
+                                      .op_unit = "flop", .seconds = t[v].median_ms * 1e-3,
+                                      .memory = &read, .compute = &fma};
+        tut_roofline_csv_row(csv, &p);
+        tut_roofline_print(&p);
+    }
+    tut_csv_close(csv);
 }
 
 /* ---- the host side: one context, every variant launched and read back the same way */
@@ -441,6 +476,7 @@ int main(int argc, char **argv)
         }
         x.fast_blocks = base;
         tut_csv_close(csv);
+        dot_roofline(outdir, x.n, x.buffer_n, variant_names, t, NVARIANTS, CUB_SUM);
     }
 
     free(a);

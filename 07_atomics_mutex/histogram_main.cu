@@ -13,9 +13,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ceilings.h"
 #include "histogram.h"
 #include "text.h"
 #include "tutorial.h"
+
+/* ---- the roofline: every GPU variant against the DRAM read ceiling (common/ceilings.h),
+ * measured in this run: a histogram reads each byte once and counts it (one "op"). The two
+ * kernels that do one atomicAdd per byte also get the atomic ceiling of their memory as the
+ * compute roof (global: every thread on one counter, the best case of a contended counter;
+ * shared: conflict-free shared atomics), so the prediction says which of the two bounds them;
+ * nothing but the bytes bounds the privatised kernels. Writes roofline_histogram.csv and
+ * ceilings_histogram.csv. */
+static void histogram_roofline(const char *outdir, size_t n, const char *const *names,
+                               const tut_timing *t, int count)
+{
+    const tut_ceiling read = tut_measure_ceiling(TUT_CEILING_DRAM_READ);
+    const tut_ceiling shared_atomic = tut_measure_ceiling(TUT_CEILING_SHARED_ATOMIC);
+    const tut_ceiling global_atomic = tut_measure_ceiling(TUT_CEILING_GLOBAL_ATOMIC_SAME);
+    printf("\nceilings, measured now:\n");
+    tut_ceiling_print(&read);
+    tut_ceiling_print(&shared_atomic);
+    tut_ceiling_print(&global_atomic);
+    tut_csv *ceilings = tut_ceilings_csv_open(outdir, "ceilings_histogram.csv");
+    tut_ceilings_csv_row(ceilings, &read);
+    tut_ceilings_csv_row(ceilings, &shared_atomic);
+    tut_ceilings_csv_row(ceilings, &global_atomic);
+    tut_csv_close(ceilings);
+    printf("the model: %.0f MB to read at %.0f GB/s: no histogram takes less than %.4f ms\n",
+           (double)n * 1e-6, read.value, (double)n / tut_ceiling_per_second(&read) * 1e3);
+    tut_csv *csv = tut_roofline_csv_open(outdir, "roofline_histogram.csv");
+    tut_csv_comment(csv, "%zu bytes of text: 1 byte read and 1 count per byte", n);
+    for (int i = 0; i < count; ++i) {
+        if (strcmp(names[i], "cpu") == 0)
+            continue;
+        const tut_ceiling *atomics = strcmp(names[i], "global") == 0   ? &global_atomic
+                                     : strcmp(names[i], "shared") == 0 ? &shared_atomic
+                                                                       : NULL;
+        const tut_roofline_point p = {.kernel = names[i], .bytes = (double)n, .ops = (double)n,
+                                      .op_unit = "count", .seconds = t[i].median_ms * 1e-3,
+                                      .memory = &read, .compute = atomics};
+        tut_roofline_csv_row(csv, &p);
+        tut_roofline_print(&p);
+    }
+    tut_csv_close(csv);
+}
 
 /* ---- the variants, each with the same job and the same timing */
 typedef struct {
@@ -179,7 +221,8 @@ static void write_letters(const char *outdir, const text_histogram *h, const cha
 
 /* Times every variant and CUB on the text; prints and writes speedups against the best. */
 static void time_variants(const unsigned char *d_text, size_t n, unsigned long long *d_bins,
-                          double cpu_ms, int reps, const char *outdir, const char *csv_name)
+                          double cpu_ms, int reps, const char *outdir, const char *csv_name,
+                          int roofline)
 {
     const int nrows = NVARIANTS + 2;
     const char *names[NVARIANTS + 2];
@@ -227,6 +270,8 @@ static void time_variants(const unsigned char *d_text, size_t n, unsigned long l
                     t[i].median_ms / best, of_cub, t[i].min_ms, t[i].max_ms, batch[i]);
     }
     tut_csv_close(csv);
+    if (roofline)
+        histogram_roofline(outdir, n, names, t, nrows);
 }
 
 /* The document's sweep: grids of k x SMs blocks, the global and the shared kernel. */
@@ -492,7 +537,7 @@ int main(int argc, char **argv)
     } else if (n >= 16 * 1024) {
         write_letters(outdir, &want, source);
         time_variants(d_text, (size_t)n, d_bins, cpu_ms, (int)reps, outdir,
-                      bench ? "histogram_speedup_large.csv" : "histogram_speedup.csv");
+                      bench ? "histogram_speedup_large.csv" : "histogram_speedup.csv", bench);
         if (bench) {
             tune_fast(d_text, (size_t)n, d_bins, (int)reps, outdir);
             /* The document's sweep and speedup chart, on text of the document's size. */
@@ -504,7 +549,7 @@ int main(int argc, char **argv)
             ok &= check_variants(d_text, small, &small_want, d_bins, 0, 0);
             write_letters(outdir, &small_want, "the first 5638519 bytes of the benchmark text");
             time_variants(d_text, small, d_bins, small_cpu_ms, (int)reps, outdir,
-                          "histogram_speedup.csv");
+                          "histogram_speedup.csv", 0);
             sweep_blocks(d_text, small, d_bins, (int)reps, outdir);
         }
     }

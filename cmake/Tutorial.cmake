@@ -192,6 +192,9 @@ endfunction()
 # sources, so that a misspelt mutant cannot survive by changing nothing.
 function(tutorial_mutant)
   cmake_parse_arguments(M "" "NAME;DESCRIPTION" "" ${ARGN})
+  if(EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
+    return() # a student copy holds the skeletons, not the solutions' deliberate bugs
+  endif()
   _tutorial_chapter(chapter)
   string(TOUPPER "TUT_MUTANT_${M_NAME}" macro)
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_MUTANTS "${chapter}|${M_NAME}|${M_DESCRIPTION}")
@@ -199,4 +202,94 @@ function(tutorial_mutant)
            COMMAND ${CMAKE_COMMAND} -DMACRO=${macro} -DDIR=${CMAKE_CURRENT_SOURCE_DIR}
                    -P ${TUTORIAL_CMAKE_DIR}/CheckMutantUsed.cmake)
   set_tests_properties(${chapter}.mutant_declared.${M_NAME} PROPERTIES LABELS "${chapter};cpu;mutant")
+endfunction()
+
+# The classroom: an exercise, its grader and its tests (docs/teaching.md).
+#
+#   tutorial_exercise(ID ex01.2 TITLE "float4 kernel with its tail"
+#                     SOURCES vecadd_float4.cu                 # the file(s) the student edits
+#                     GRADER tests/grade_ex2_float4.cu [more grader-only sources]
+#                     [LIBRARIES CUDA::cublas ...]
+#                     CASES one primes tile_edges random       # test <ID>.<case>: --case <case>
+#                     [SANITIZE memcheck racecheck synccheck]  # on the first case: <ID>.<case>.<tool>
+#                     [SPEED]                                  # test <ID>.speed: --speed, serial
+#                     [PREDICTION ex01_prediction.txt])        # test <ID>.prediction
+#
+# builds grade_exNN_k from the grader and the student's files (in exercise mode the exercise/
+# skeletons, as tutorial_program does), labels every test `exercise` and <ID> (and `gpu`), and
+# records the exercise in the build tree's manifest, which the grade report reads
+# (cmake/GradeReport.cmake). The prediction file is exercise/<file> in exercise mode when that
+# exists, else <file> in the chapter folder.
+set(TUTORIAL_EXERCISE_MANIFEST ${CMAKE_BINARY_DIR}/exercise_manifest.cmake)
+file(WRITE ${TUTORIAL_EXERCISE_MANIFEST}
+     "# Written at configure time by tutorial_exercise() (cmake/Tutorial.cmake).\n")
+if(NOT TARGET tutorial_graders)
+  add_custom_target(tutorial_graders COMMENT "Every exercise's grader")
+  # The grade report: builds the graders, runs every exercise's tests, prints the table and
+  # writes grades.csv and grades.json here (cmake --workflow --preset grade).
+  add_custom_target(grade
+    COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} "-DCTEST=${CMAKE_CTEST_COMMAND}"
+            -P ${TUTORIAL_CMAKE_DIR}/GradeReport.cmake
+    USES_TERMINAL
+    COMMENT "The grade report: every exercise's tests")
+  add_dependencies(grade tutorial_graders tutorial_gpu_probe)
+endif()
+
+function(tutorial_exercise)
+  cmake_parse_arguments(E "SPEED" "ID;TITLE;PREDICTION" "SOURCES;GRADER;LIBRARIES;CASES;SANITIZE"
+                        ${ARGN})
+  _tutorial_chapter(chapter)
+  if(NOT E_ID MATCHES "^ex[0-9][0-9]\\.[0-9]+$")
+    message(FATAL_ERROR "tutorial_exercise: ID '${E_ID}' is not exNN.k")
+  endif()
+  if(NOT E_GRADER OR (NOT E_CASES AND NOT E_PREDICTION AND NOT E_SPEED))
+    message(FATAL_ERROR "tutorial_exercise(${E_ID}): needs GRADER and CASES, SPEED or PREDICTION")
+  endif()
+  if(E_TITLE MATCHES "[]\\[\"]")
+    message(FATAL_ERROR "tutorial_exercise(${E_ID}): no brackets or quotes in TITLE")
+  endif()
+  string(REPLACE "." "_" target "grade_${E_ID}")
+  tutorial_program(${target} SOURCES ${E_GRADER} ${E_SOURCES} LIBRARIES ${E_LIBRARIES})
+  # A grader is not a chapter program: the tour does not need it.
+  get_property(programs GLOBAL PROPERTY TUTORIAL_PROGRAMS)
+  list(REMOVE_ITEM programs ${target})
+  set_property(GLOBAL PROPERTY TUTORIAL_PROGRAMS ${programs})
+  add_dependencies(tutorial_graders ${target})
+
+  set(first TRUE)
+  foreach(case IN LISTS E_CASES)
+    set(sanitize)
+    if(first)
+      set(sanitize ${E_SANITIZE})
+    endif()
+    tutorial_test(NAME ${E_ID}.${case} COMMAND ${target} --case ${case} GPU
+                  LABELS exercise ${E_ID} TIMEOUT 120 SANITIZE ${sanitize})
+    foreach(tool IN LISTS sanitize)
+      set_property(TEST ${E_ID}.${case}.${tool} APPEND PROPERTY LABELS exercise ${E_ID})
+    endforeach()
+    set(first FALSE)
+  endforeach()
+  if(E_SPEED)
+    tutorial_test(NAME ${E_ID}.speed COMMAND ${target} --speed GPU SERIAL
+                  LABELS exercise ${E_ID} TIMEOUT 300)
+  endif()
+  set(prediction_file "")
+  if(E_PREDICTION)
+    set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/${E_PREDICTION})
+    get_filename_component(base ${E_PREDICTION} NAME)
+    if(TUTORIAL_EXERCISES AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/exercise/${base})
+      set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/exercise/${base})
+    endif()
+    tutorial_test(NAME ${E_ID}.prediction COMMAND ${target} --prediction ${prediction_file} GPU
+                  SERIAL LABELS exercise ${E_ID} TIMEOUT 300)
+  endif()
+
+  set(speed 0)
+  if(E_SPEED)
+    set(speed 1)
+  endif()
+  file(APPEND ${TUTORIAL_EXERCISE_MANIFEST}
+       "tutorial_manifest_exercise(ID [[${E_ID}]] CHAPTER [[${chapter}]] TITLE [[${E_TITLE}]] "
+       "SOURCES [[${E_SOURCES}]] CASES [[${E_CASES}]] SANITIZE [[${E_SANITIZE}]] "
+       "SPEED ${speed} PREDICTION [[${E_PREDICTION}]])\n")
 endfunction()

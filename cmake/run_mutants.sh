@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_mutants.sh <source dir> <build dir holding mutants.txt> [archs] [a mutant or chapter]
+# run_mutants.sh <source dir> <build dir holding mutants.txt> [archs] ["mutants or chapters"]
 #
 # Builds each declared mutant (tutorial_mutant in a chapter's CMakeLists.txt) in a build of its
 # chapter alone, with the macro that breaks one kernel, then runs that chapter's tests (GPU and
@@ -21,7 +21,7 @@ mapfile -t lines < <(grep '|' "$bin/mutants.txt")
 names=()
 for line in "${lines[@]}"; do
     IFS='|' read -r chapter name description <<<"$line"
-    [[ -n $only && $name != "$only" && ! " $only " =~ " $chapter " ]] && continue
+    [[ -n $only && ! " $only " =~ " $name " && ! " $only " =~ " $chapter " ]] && continue
     names+=("$name")
     printf '%s\n%s\n' "$chapter" "$description" >"$work/$name.info"
 done

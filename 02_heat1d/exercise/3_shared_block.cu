@@ -1,4 +1,4 @@
-/* EXERCISE: fill in the TODOs of heat_shared_block_kernel (the solution is 3_shared_block.cu).
+/* EXERCISE ex02.2: fill in the TODOs of heat_shared_block_kernel (solution: 3_shared_block.cu).
  *
  * Variant 3: the whole rod in one block. A 1001-point rod is 8 KB per buffer; both fit in one
  * block's shared memory, so the barrier between steps only has to cover one block:
@@ -17,15 +17,16 @@ __global__ void heat_shared_block_kernel(const double *__restrict__ in, double *
     extern __shared__ double rod[]; /* two buffers of n points */
     double *cur = rod, *next = rod + n;
 
-    /* TODO 1: copy the rod from `in` into `cur`, the block's threads striding over the n points
-     *         (thread t takes points t, t + blockDim.x, ...), then wait until all have done so. */
+    /* TODO (ex02.2) 1: copy the rod from `in` into `cur`, the block's threads striding over the
+     *         n points (thread t takes points t, t + blockDim.x, ...), then wait until all have
+     *         done so. */
 
     for (long long s = 0; s < steps; ++s) {
-        /* TODO 2: compute `next` from `cur` for each of this thread's points with
+        /* TODO (ex02.2) 2: compute `next` from `cur` for each of this thread's points with
          *         heat_update_gpu(left, cur[i], right, k), where the point outside either wall
          *         counts as 0.0. */
 
-        /* TODO 3: a barrier, so that `next` is complete before anyone reads it. Why is one
+        /* TODO (ex02.2) 3: a barrier, so that `next` is complete before anyone reads it. Why is one
          *         barrier per step enough with two buffers, when updating one buffer in place
          *         would need two? */
 
@@ -34,7 +35,7 @@ __global__ void heat_shared_block_kernel(const double *__restrict__ in, double *
         next = t;
     }
 
-    /* TODO 4: copy `cur` to `out`. */
+    /* TODO (ex02.2) 4: copy `cur` to `out`. */
     (void)in;
     (void)out;
     (void)k;

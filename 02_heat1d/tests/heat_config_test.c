@@ -271,8 +271,43 @@ static void check_small_gpu(void)
     EXPECT(strstr(why, "cooperative") != NULL);
 }
 
+/* The roofline's counts of the temporal kernel, against the kernel's loops walked one point at a
+ * time (5_temporal_blocking.cu): launches of `halo` steps, the last shorter; step s of a launch
+ * updates band[s .. width - s). */
+static void check_traffic(void)
+{
+    const struct {
+        size_t n;
+        int tile, halo;
+        long long steps;
+    } cases[] = {{10, 4, 2, 5}, {1000, 64, 7, 101}, {2049, 2048, 32, 64}, {7, 8, 3, 0}};
+    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c) {
+        const heat_launch l = {.threads = 32, .blocks = (cases[c].n + cases[c].tile - 1) /
+                                                       (size_t)cases[c].tile,
+                               .tile = cases[c].tile, .halo = cases[c].halo};
+        const int width = l.tile + 2 * l.halo;
+        double updates = 0, launches = 0;
+        for (long long done = 0; done < cases[c].steps; done += l.halo) {
+            const long long left = cases[c].steps - done;
+            const int steps = (int)(left < l.halo ? left : l.halo);
+            for (size_t b = 0; b < l.blocks; ++b)
+                for (int s = 1; s <= steps; ++s)
+                    for (int j = s; j < width - s; ++j)
+                        updates += 1;
+            launches += 1;
+        }
+        const heat_traffic t = heat_temporal_traffic(cases[c].n, &l, cases[c].steps);
+        EXPECT(t.updates == updates);
+        EXPECT(t.useful == (double)cases[c].n * (double)cases[c].steps);
+        EXPECT(t.shared_bytes == HEAT_SHARED_BYTES_PER_UPDATE * updates +
+                                     launches * (double)l.blocks * 8.0 * (width + l.tile));
+        EXPECT(t.dram_bytes == launches * ((double)l.blocks * 8.0 * width + 8.0 * cases[c].n));
+    }
+}
+
 int main(void)
 {
+    check_traffic();
     for (int i = 0; i < tut_gpu_profile_count(); ++i) {
         const tut_device_info *dev = tut_gpu_profile_at(i);
         printf("%s (cc %d.%d, %d SMs, %d threads and %zu bytes of shared memory per SM, %zu per "

@@ -1,5 +1,7 @@
-/* EXERCISE SKELETON of 3_scan_chained.cu: write warp_max_scan() below. The rest of variant 3
- * (tiles, block combine, chained look-back) is in scan_chained_kernel.cuh, complete: read it. */
+/* EXERCISE ex03.2 (the warp max-scan with shuffles), skeleton of 3_scan_chained.cu: write
+ * warp_max_scan() below; the grader is tests/grade_ex2_warp_scan.cu (ctest -L ex03.2). The rest
+ * of variant 3 (tiles, block combine, chained look-back) is in scan_chained_kernel.cuh,
+ * complete: read it. */
 #include "scan_chained_kernel.cuh"
 
 /* EXERCISE: inclusive max-scan across the 32 lanes of a warp.
@@ -10,10 +12,10 @@
  * Hints: __shfl_up_sync(FULL_WARP, value, d) returns the value of lane (k - d); lanes k < d get
  * their own value back, so they must not use it. Five steps (d = 1, 2, 4, 8, 16) are enough.
  * Why is 0 a safe "no start" value here? (the docs' questions ask).
- * Test: ctest -R 03_sessionize in a build with -DTUTORIAL_EXERCISES=ON. */
+ * Test: ctest --test-dir build-exercises -L ex03.2 --output-on-failure */
 __device__ static int64_t warp_max_scan(int64_t value)
 {
-    /* TODO: replace this line with the scan. As written, each lane keeps its own value, so every
-     * event after a session start inside the row gets a wrong label. */
+    /* TODO (ex03.2): replace this line with the scan. As written, each lane keeps its own value,
+     * so every event after a session start inside the row gets a wrong label. */
     return value;
 }

@@ -15,6 +15,7 @@ file = datadir.'/throughput.csv'
 row(name) = (strcol('variant') eq name) ? column('gevents_per_s') : NaN
 plot file using 'n':(row('memcpy')) with linespoints lw 2 dt 2 title 'memcpy, same bytes (ceiling)', \
      file using 'n':(row('cub')) with linespoints lw 2 title 'CUB max-scan', \
+     file using 'n':(row('single_pass')) with linespoints lw 2 title 'hand-written single pass (16-byte pairs)', \
      file using 'n':(row('chained')) with linespoints lw 2 title 'hand-written chained scan', \
      file using 'n':(row('cooperative')) with linespoints lw 2 title 'cooperative (grid sync + walk)', \
      file using 'n':(row('cpu')) with linespoints lw 2 lc rgb '#555555' title 'CPU reference, 1 thread'

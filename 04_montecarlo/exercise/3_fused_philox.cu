@@ -1,5 +1,6 @@
-/* EXERCISE SKELETON of 3_fused_philox.cu: write sample_stream() below. The rest of variant 3
- * (uniforms, float lanes, the stateless loop, the kernel, its launcher) is in
+/* EXERCISE ex04.2 (a Philox stream through the state API), skeleton of 3_fused_philox.cu: write
+ * sample_stream() below; the grader is tests/grade_ex2_philox_stream.cu (ctest -L ex04.2). The
+ * rest of variant 3 (uniforms, float lanes, the stateless loop, the kernel, its launcher) is in
  * fused_philox_impl.cuh, complete: read it. */
 #include "fused_philox_impl.cuh"
 
@@ -23,7 +24,7 @@ static __device__ __forceinline__ double2 sample_stream(unsigned long long seed,
                                                         mc_integrand integrand,
                                                         mc_uniform uniform, float a, float width)
 {
-    /* TODO: steps 1 to 5 above. Until then every sum is 0 and the checks fail. */
+    /* TODO (ex04.2): steps 1 to 5 above. Until then every sum is 0 and the checks fail. */
     (void)seed, (void)s, (void)len, (void)integrand, (void)uniform, (void)a, (void)width;
     (void)next_uniform4; /* the helper you will call */
     return make_double2(0.0, 0.0);

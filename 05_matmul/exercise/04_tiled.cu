@@ -1,10 +1,12 @@
-/* EXERCISE: the shared-memory tiled kernel, correct at every size.
+/* EXERCISE ex05.1: the shared-memory tiled kernel, correct at every size.
  *
- * Fill in the three TODOs of tiled_kernel. The tests that run every variant
- * (ctest -R 05_matmul.all) fail until the kernel is right at sizes that are not multiples of
- * TILE, e.g. 5x23x7 and 1000x777x513. Hints: docs/05_matmul.md, "The tiled kernel", and the
- * documents' TPB = 3 bug in pitfall.cu: what must every thread of a block do, even one whose
- * element of C lies outside the matrix? */
+ * Fill in the three TODOs of tiled_kernel. The grader runs launch_tiled alone on sizes drawn
+ * from a new seed each run (1, primes, multiples of 16 plus or minus one, any size with longer
+ * leading dimensions), under compute-sanitizer too:
+ *   ctest --test-dir build-exercises -L ex05.1 --output-on-failure
+ * Hints: docs/05_matmul.md, "Exercises" and "The tiled kernel", and the documents' TPB = 3 bug
+ * in pitfall.cu: what must every thread of a block do, even one whose element of C lies outside
+ * the matrix? */
 #include "tutorial.h"
 #include "matmul.h"
 
@@ -21,15 +23,15 @@ __global__ void tiled_kernel(int M, int N, int K, const float *A, size_t lda, co
 
     float sum = 0.0f;
     for (int k0 = 0; k0 < K; k0 += TILE) {
-        /* TODO 1: copy element (row, k0 + tx) of A into a_tile[ty][tx] and element
+        /* TODO (ex05.1) 1: copy element (row, k0 + tx) of A into a_tile[ty][tx] and element
          * (k0 + ty, col) of B into b_tile[ty][tx]; an element outside its matrix becomes 0. */
         a_tile[ty][tx] = 0.0f;
         b_tile[ty][tx] = 0.0f;
-        /* TODO 2: the barriers. Which accesses must each one separate? */
+        /* TODO (ex05.1) 2: the barriers. Which accesses must each one separate? */
         for (int k = 0; k < TILE; ++k)
             sum += a_tile[ty][k] * b_tile[k][tx];
     }
-    /* TODO 3: store sum into C, only where (row, col) lies inside C. */
+    /* TODO (ex05.1) 3: store sum into C, only where (row, col) lies inside C. */
     (void)M; (void)N; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
     (void)row; (void)col; (void)sum;
 }

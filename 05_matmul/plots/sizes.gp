@@ -5,13 +5,13 @@ set datafile separator ','
 set datafile missing NaN
 set terminal pngcairo size 900,560 noenhanced
 set output outdir.'/sizes.png'
-set title 'C = A B, FP32, square sizes (cuBLAS with plain FP32 math)'
+set title 'C = A B with FP32 accuracy, square sizes (cuBLAS: plain FP32 math; mma_3xtf32: 3xTF32 on tensor cores)'
 set xlabel 'M = N = K'
 set ylabel 'TFLOP/s'
 set logscale x 2
 set grid
 set key outside right
-names = 'cublas pipelined warptiled_bk16 warptiled_bk8 warptiled_64x64_bk16 warptiled_128x256 vectorized blocktile_2d tiled'
+names = 'cublas mma_3xtf32 pipelined warptiled vectorized blocktile_2d tiled'
 plot for [v in names] datadir.'/sizes.csv' \
      using (strcol('variant') eq v ? column('m') : NaN):(column('gflops')/1000) \
      with linespoints title v

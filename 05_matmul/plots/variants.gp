@@ -1,9 +1,10 @@
-# GFLOP/s of every variant at 4096^3 FP32, beside cuBLAS (FP32 and TF32) from the same run.
+# GFLOP/s of every step at 4096^3, beside cuBLAS (FP32 and TF32) from the same run; each label is
+# the share of the cuBLAS of the same precision (the CSV's baseline column).
 # gnuplot -e "datadir='...'; outdir='...'" variants.gp   (reads variants_4096.csv)
 set datafile separator ','
 set terminal pngcairo size 900,560 noenhanced
 set output outdir.'/variants_4096.png'
-set title 'C = A B, 4096 x 4096 x 4096, FP32: each step of the chapter beside cuBLAS'
+set title 'C = A B, 4096 x 4096 x 4096: each step beside cuBLAS FP32 and TF32 (% of the same precision)'
 set style data histograms
 set style fill solid 0.8 border -1
 set boxwidth 0.8

@@ -6,7 +6,8 @@
  *      128 x 128 only when its grid fills every slot of the first wave, else the 64 x 128
  *      configuration with the most blocks per SM; cp.async exactly from compute capability 8.0;
  *      and on an H100/H200 the same choice as the rule the committed timings were taken with;
- *   3. every benchmark size fits the GPU's memory, with room for padded copies.
+ *   3. every benchmark size fits the GPU's memory, with room for padded copies;
+ *   4. the tensor-core kernels: skipped below compute capability 8.0, fitting from there on.
  * Prints a table per GPU. */
 #include <stdio.h>
 #include <string.h>
@@ -231,6 +232,36 @@ static void check_hopper_unchanged(void)
     EXPECT(small.tile == PIPELINED_64X128_S2 && small.blocks_per_sm == 2 && !small.async_copy);
 }
 
+/* 4. The tensor-core kernels (steps 12-14): skipped below compute capability 8.0 (the driver says
+ * "needs 8.0"), and from 8.0 on every one fits, the mma.sync kernel's 75,776 bytes of dynamic
+ * shared memory included (the smallest opt-in of these GPUs is 99 KiB). Registers as reported
+ * by the compiler (CUDA 13.0, nvcc --resource-usage); the sm_75 code is empty (never launched). */
+static const kernel_shape tc_kernels[] = {
+    {"wmma_tf32", WMMA_THREADS, WMMA_SHARED_BYTES, 0, {4, 144, 144, 128, 128}, 255},
+    {"mma_tf32", MMA_THREADS, 0, MMA_SHARED_BYTES, {4, 212, 214, 206, 202}, 255},
+    {"mma_3xtf32", MMA_THREADS, 0, MMA_SHARED_BYTES, {4, 255, 255, 255, 255}, 255},
+};
+
+static void check_tensor_cores(const tut_device_info *gpu)
+{
+    if (!matmul_tensor_cores(gpu)) {
+        EXPECT(gpu->major < 8);
+        printf("  tensor-core kernels skipped here: needs 8.0\n");
+        return;
+    }
+    EXPECT(gpu->major >= 8);
+    for (int i = 0; i < (int)(sizeof tc_kernels / sizeof tc_kernels[0]); ++i) {
+        const kernel_shape *k = &tc_kernels[i];
+        char why[200];
+        EXPECT(tut_kernel_fits(gpu, use_of(k, regs_on(gpu, k)), why, sizeof why));
+        EXPECT(tut_kernel_fits(gpu, use_of(k, k->cap), why, sizeof why));
+        const int per_sm = tut_blocks_per_sm(gpu, use_of(k, regs_on(gpu, k)));
+        EXPECT(per_sm >= 1);
+        printf("  %-22s %d blocks/SM (limited by %s)\n", k->name, per_sm,
+               tut_occupancy_limiter(gpu, use_of(k, regs_on(gpu, k))));
+    }
+}
+
 /* 3. The benchmark's largest problem (8192^3: 768 MiB) fits with room for padded copies. */
 static void check_memory(const tut_device_info *gpu)
 {
@@ -244,6 +275,8 @@ int main(void)
     EXPECT(PL_SHARED(128, 16, 2) == 33280 && PL_SHARED(128, 16, 3) == 41472);
     EXPECT(PL_SHARED(64, 16, 3) == 33280 && PL_SHARED(64, 16, 2) == 25088);
     EXPECT(PL_SHARED(128, 8, 4) == 24832 && PL_SHARED(128, 32, 2) == 66560);
+    /* The tensor-core kernels' shared memory against the compiler's figures. */
+    EXPECT(WMMA_SHARED_BYTES == 35328 && MMA_SHARED_BYTES == 75776);
     for (int i = 0; i < tut_gpu_profile_count(); ++i) {
         const tut_device_info *gpu = tut_gpu_profile_at(i);
         const int c = cubin_of(gpu);
@@ -252,6 +285,7 @@ int main(void)
                c < 0 ? "the __launch_bounds__ caps" : cubin_names[c]);
         check_kernels(gpu);
         check_pipelined(gpu);
+        check_tensor_cores(gpu);
         check_memory(gpu);
     }
     check_hopper_unchanged();

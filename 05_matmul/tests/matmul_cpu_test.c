@@ -33,6 +33,87 @@ static int check_arange_ones(int M, int K, int N, const double *want_rows)
     return ok;
 }
 
+/* The 3xTF32 split as the GPU does it (12_mma_tf32.cu, split_tf32): big rounded to nearest,
+ * small = x - big, which the tensor core then truncates to TF32. */
+static void split3(float x, float *big, float *small)
+{
+    *big = matmul_round_tf32(x);
+    *small = matmul_truncate_tf32(x - *big);
+}
+
+/* The TF32 rules on the CPU: rounding, the bound a TF32 product must meet (and a lost term or a
+ * NaN must not), 3xTF32 within the FP32 tolerance and a 3xTF32 without a_small b_big outside. */
+static int check_tf32_rules(void)
+{
+    int ok = 1;
+    /* Rounding: 1 + 2^-11 is halfway between two TF32 values (ties away: up), 1 + 2^-12 rounds
+     * down; truncation drops both; infinities and NaN are unchanged. */
+    const float half = 1.0f + 0x1p-11f, below = 1.0f + 0x1p-12f;
+    ok &= tut_check_scalar("tf32(1 + 2^-11)", matmul_round_tf32(half), 1.0 + 0x1p-10, 0, 0);
+    ok &= tut_check_scalar("tf32(1 + 2^-12)", matmul_round_tf32(below), 1.0, 0, 0);
+    ok &= tut_check_scalar("trunc(1 + 2^-11)", matmul_truncate_tf32(half), 1.0, 0, 0);
+    ok &= tut_check_scalar("tf32(-3.14159274)", matmul_round_tf32(-3.14159274f), -3.140625, 0, 0);
+    ok &= tut_check_scalar("tf32(inf)", matmul_round_tf32(INFINITY), INFINITY, 0, 0);
+    ok &= tut_check_scalar("tf32(NaN) is NaN", isnan(matmul_round_tf32(NAN)), 1, 0, 0);
+
+    /* A product emulating the tensor cores (inputs truncated: the worst conversion, summed in
+     * float) at the tests' odd sizes passes the bound; with one term lost, or one result NaN, it
+     * fails. The same for 3xTF32 against the FP32 tolerance, and a two-term 3xTF32 fails it. */
+    enum { M = 33, K = 65, N = 17 };
+    static float a[M * K], b[K * N], abs_prod[M * N], c_tf32[M * N], c_lost[M * N];
+    static float c3[M * N], c2[M * N];
+    static double ref[M * N];
+    tut_rng rng;
+    tut_rng_seed(&rng, TUT_DEFAULT_SEED + 15);
+    tut_rng_fill_f32(&rng, a, M * K, -1.0f, 1.0f);
+    tut_rng_fill_f32(&rng, b, K * N, -1.0f, 1.0f);
+    cpu_matmul_f64(M, N, K, a, b, ref, 0, M);
+    for (int i = 0; i < M; ++i) {
+        for (int j = 0; j < N; ++j) {
+            float t = 0.0f, lost = 0.0f, three = 0.0f, two = 0.0f, abs_sum = 0.0f;
+            for (int k = 0; k < K; ++k) {
+                const float x = a[i * K + k], y = b[k * N + j];
+                const float p = matmul_truncate_tf32(x) * matmul_truncate_tf32(y);
+                t += p;
+                if (k != K / 3)
+                    lost += p;
+                float xb, xs, yb, ys;
+                split3(x, &xb, &xs);
+                split3(y, &yb, &ys);
+                three += xs * yb + xb * ys + xb * yb;
+                two += xb * ys + xb * yb;
+                abs_sum += fabsf(x * y);
+            }
+            c_tf32[i * N + j] = t;
+            c_lost[i * N + j] = lost;
+            c3[i * N + j] = three;
+            c2[i * N + j] = two;
+            abs_prod[i * N + j] = abs_sum;
+        }
+    }
+    const size_t n = (size_t)M * N;
+    const double bound = matmul_tf32_bound(K) * (1.0 + K * 0x1p-23);
+    ok &= matmul_check_scaled("emulated TF32 33x65x17 within its bound", c_tf32, ref, NULL,
+                              abs_prod, n, bound, NULL);
+    const int lost_passes = matmul_check_scaled("TF32 with one term lost (must mismatch)", c_lost,
+                                                ref, NULL, abs_prod, n, bound, NULL);
+    ok &= tut_check_scalar("the lost TF32 term is caught", !lost_passes, 1, 0, 0);
+    c_tf32[7] = NAN;
+    const int nan_passes = matmul_check_scaled("TF32 with a NaN (must mismatch)", c_tf32, ref,
+                                               NULL, abs_prod, n, bound, NULL);
+    ok &= tut_check_scalar("the NaN is caught", !nan_passes, 1, 0, 0);
+    /* The bound itself: about 2^-9 + K 2^-23, a few parts in a thousand. */
+    ok &= tut_check_scalar("tf32 bound at K = 65", matmul_tf32_bound(65), 0.00196, 1e-5, 0);
+
+    const double atol = matmul_atol(K, 1.0), rtol = 4.0 * sqrt((double)K) * 1.1920929e-7;
+    ok &= tut_check_f32_f64("emulated 3xTF32 within the FP32 tolerance", c3, ref, n, atol, rtol,
+                            NULL);
+    const int two_passes = tut_check_f32_f64("3xTF32 without a_small b_big (must mismatch)", c2,
+                                             ref, n, atol, rtol, NULL);
+    ok &= tut_check_scalar("the missing 3xTF32 term is caught", !two_passes, 1, 0, 0);
+    return ok;
+}
+
 int main(void)
 {
     int ok = 1;
@@ -78,5 +159,6 @@ int main(void)
     const int lost_passes = tut_check_f32_f64("row 3 with one term lost (must mismatch)", lost,
                                               full + 3 * N, N, atol, rtol, NULL);
     ok &= tut_check_scalar("the lost term is caught", !lost_passes, 1, 0, 0);
+    ok &= check_tf32_rules();
     return tut_finish(ok);
 }

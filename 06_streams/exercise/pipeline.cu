@@ -1,4 +1,4 @@
-/* EXERCISE: write the pipeline loop.
+/* EXERCISE ex06.1: write the pipeline loop (docs/06_streams.md, "Exercises").
  *
  * Queue, for every chunk c of p->chunks, on stream p->stream[c % p->streams]:
  *   1. the copy of its slice of x and of y to the device (cudaMemcpyAsync, HostToDevice),
@@ -8,8 +8,8 @@
  * Wrap every CUDA call in CUDA_CHECK. Do not synchronise: the caller does.
  * The pipeline_mark calls record the timeline's events: keep each stage between its marks.
  *
- * Until this is done the output stays poisoned and the tests fail:
- *   ctest --test-dir build -L 06_streams
+ * Until this is done the output stays poisoned and the grader fails:
+ *   ctest --test-dir build-exercises -L ex06.1 --output-on-failure
  * Then ask yourself: what happens to the timeline if every chunk uses p->stream[0]? */
 #include "chunks.h"
 #include "kernels.h"
@@ -24,13 +24,14 @@ void issue_depth_first(const pipeline *p)
         (void)r;
 
         pipeline_mark(p, c, MARK_H2D_BEGIN, s);
-        /* TODO: copy this chunk's slice of p->h_x and p->h_y to p->d_x and p->d_y, on s. */
+        /* TODO (ex06.1): copy this chunk's slice of p->h_x and p->h_y to p->d_x and p->d_y, on
+         * s. */
         pipeline_mark(p, c, MARK_H2D_END, s);
         pipeline_mark(p, c, MARK_KERNEL_BEGIN, s);
-        /* TODO: launch the kernel over the slice, on s. */
+        /* TODO (ex06.1): launch the kernel over the slice, on s. */
         pipeline_mark(p, c, MARK_KERNEL_END, s);
         pipeline_mark(p, c, MARK_D2H_BEGIN, s);
-        /* TODO: copy the slice of p->d_out back to p->h_out, on s. */
+        /* TODO (ex06.1): copy the slice of p->d_out back to p->h_out, on s. */
         pipeline_mark(p, c, MARK_D2H_END, s);
     }
 }

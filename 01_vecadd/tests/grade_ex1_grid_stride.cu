@@ -1,0 +1,57 @@
+/* Grader of exercise 01.1: the grid-stride loop (vecadd_f32_grid_stride_kernel). Every case
+ * launches the student's kernel on a grid drawn from the seed, much smaller or larger than the
+ * vector, and checks every element and the canary past the end (vecadd_grading.h). */
+#include "vecadd_grading.h"
+#include "vecadd_kernels.h"
+
+static const char *const LABEL = "grid-stride";
+
+/* A prime size, on a grid far smaller than it: many strides, none a round number. */
+static int case_primes(tut_grader *g)
+{
+    unsigned blocks, threads;
+    grade_random_grid(g, &blocks, &threads);
+    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, tut_grader_prime(g, 3, 1000003),
+                        blocks, threads);
+}
+
+/* One element, then none (n = 0: nothing may be written). The empty size is never a case of its
+ * own: an untouched skeleton, which writes nothing, would pass it. */
+static int case_one(tut_grader *g)
+{
+    unsigned blocks, threads;
+    grade_random_grid(g, &blocks, &threads);
+    const int ok = grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, 1, blocks, threads);
+    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, 0, blocks, threads) && ok;
+}
+
+/* A multiple of the grid's thread count, one less, one more: the last stride full, short by one,
+ * or holding a single element. */
+static int case_stride_edges(tut_grader *g)
+{
+    unsigned blocks, threads;
+    grade_random_grid(g, &blocks, &threads);
+    const size_t n = tut_grader_tile_edge(g, (size_t)blocks * threads, 40);
+    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, n, blocks, threads);
+}
+
+/* More threads than elements: most threads must do nothing. */
+static int case_small(tut_grader *g)
+{
+    const unsigned blocks = (unsigned)tut_grader_size(g, 64, 512), threads = 256;
+    const size_t n = tut_grader_odd(g, 3, (size_t)blocks * threads - 1);
+    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, n, blocks, threads);
+}
+
+int main(int argc, char **argv)
+{
+    static const tut_grader_case cases[] = {
+        {"primes", case_primes},  {"one", case_one},     {"stride_edges", case_stride_edges},
+        {"small", case_small},
+    };
+    const tut_exercise ex = {.id = "ex01.1",
+                             .title = "the grid-stride loop",
+                             .cases = cases,
+                             .case_count = TUT_COUNT(cases)};
+    return tut_exercise_main(argc, argv, &ex);
+}

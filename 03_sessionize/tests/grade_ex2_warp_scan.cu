@@ -1,0 +1,74 @@
+/* Grader of ex03.2, the warp's max-scan with shuffles (3_scan_chained.cu: warp_max_scan), run
+ * inside the chapter's single-pass chained scan (scan_chained_kernel.cuh): every label from
+ * poisoned output against the CPU reference. Each input has a session that starts after event 0
+ * and goes on within its row of 32 events, so a scan that does not carry the max along the warp
+ * gives a wrong label; racecheck and synccheck run the first case.
+ * Speed: 3 x 10^7 events against a device-to-device copy of the 24 bytes per event the single
+ * pass moves, timed the same way in the same run. On an H100 the chapter's chained scan reached
+ * 74% of the copy at that size (docs/results/03_sessionize/throughput.csv); the bar, 45%, leaves
+ * that a margin of 1.6 and fails a warp scan that is several times slower than five shuffles. */
+#include "sessionize_config.h"
+#include "sessionize_cpu.h"
+#include "sessionize_grading.h"
+#include "tutorial.h"
+
+#define SPEED_EVENTS 30000000
+#define SPEED_BAR 0.45
+
+static int check_crossing(tut_grader *g, int64_t (*draw)(tut_grader *g))
+{
+    graded_events e;
+    if (!grading_events_such_that(g, draw, grading_continues_in_row, 32, &e))
+        return 0;
+    const int ok = grading_check_variant(&chained_scan_variant, &e);
+    grading_events_free(&e);
+    return ok;
+}
+
+static int64_t draw_prime(tut_grader *g) { return (int64_t)tut_grader_prime(g, 37, 30011); }
+static int64_t draw_row(tut_grader *g) { return (int64_t)tut_grader_size(g, 3, 32); }
+static int64_t draw_tile_edge(tut_grader *g)
+{
+    return (int64_t)tut_grader_tile_edge(g, CHAINED_TILE, 40);
+}
+static int64_t draw_large(tut_grader *g) { return (int64_t)tut_grader_odd(g, 1000001, 3000001); }
+
+static int case_primes(tut_grader *g) { return check_crossing(g, draw_prime); }
+static int case_one_row(tut_grader *g) { return check_crossing(g, draw_row); }
+static int case_tile_edges(tut_grader *g) { return check_crossing(g, draw_tile_edge); }
+static int case_large(tut_grader *g) { return check_crossing(g, draw_large); }
+
+/* A few one-event sessions, then one session over many tiles: each row's labels come from the
+ * scan of the row that holds the session's start. */
+static int case_long_session(tut_grader *g)
+{
+    const int64_t n = (int64_t)tut_grader_odd(g, 3 * CHAINED_TILE, 300 * CHAINED_TILE);
+    graded_events e = grading_events(g, EVENTS_SINGLE_SESSION, n, -1);
+    const int ok = grading_check_variant(&chained_scan_variant, &e);
+    grading_events_free(&e);
+    return ok;
+}
+
+static int speed(tut_grader *g, double bar)
+{
+    return grading_speed(g, &chained_scan_variant, SPEED_EVENTS, bar);
+}
+
+static const tut_grader_case cases[] = {
+    {"primes", case_primes},
+    {"one_row", case_one_row},
+    {"tile_edges", case_tile_edges},
+    {"long_session", case_long_session},
+    {"large", case_large},
+};
+
+int main(int argc, char **argv)
+{
+    const tut_exercise ex = {.id = "ex03.2",
+                             .title = "the warp max-scan with shuffles",
+                             .cases = cases,
+                             .case_count = TUT_COUNT(cases),
+                             .speed = speed,
+                             .speed_bar = SPEED_BAR};
+    return tut_exercise_main(argc, argv, &ex);
+}

@@ -1,0 +1,65 @@
+/* Grader of ex04.1, a block's sum with shuffles (sum_pairs.cu: block_pair_sum), run by the
+ * chapter-style two-launch reduction of n floats to (sum f, sum f^2): both sums from poisoned
+ * output against float64 sums on the CPU (within 1e-10 relative: only the order of the
+ * additions differs). racecheck and synccheck run the first case: a missing barrier between the
+ * warps' totals and their sum is a shared-memory race. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exercise.h"
+#include "sum_pairs.h"
+#include "tutorial.h"
+
+static int check_sum(tut_grader *g, size_t n)
+{
+    const int blocks = mc_sum_pairs_blocks();
+    printf("sum of pairs: %zu values, %d blocks of %d threads\n", n, blocks, SUM_PAIRS_THREADS);
+    float *values = (float *)tut_host_alloc(tut_bytes(n, sizeof(float), "values"), "values");
+    tut_rng_fill_f32(&g->rng, values, n, 0.5f, 1.5f);
+    double want_sum = 0.0, want_sq = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        want_sum += values[i];
+        want_sq += (double)values[i] * values[i];
+    }
+    float *d_values = (float *)tut_device_alloc(n * sizeof(float), "values");
+    double2 *d_blocks = (double2 *)tut_device_alloc(blocks * sizeof(double2), "block sums");
+    double2 *d_out = (double2 *)tut_device_alloc(sizeof(double2), "sum");
+    CUDA_CHECK(cudaMemcpy(d_values, values, n * sizeof(float), cudaMemcpyHostToDevice));
+    tut_grader_poison(d_blocks, blocks * sizeof(double2));
+    tut_grader_poison(d_out, sizeof(double2));
+    mc_sum_pairs_gpu(d_values, n, d_blocks, blocks, d_out);
+    double2 got;
+    CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+    const int ok = tut_check_scalar("sum f", got.x, want_sum, 0.0, 1e-10) &
+                   tut_check_scalar("sum f^2", got.y, want_sq, 0.0, 1e-10);
+    tut_device_free(d_values);
+    tut_device_free(d_blocks);
+    tut_device_free(d_out);
+    free(values);
+    return ok;
+}
+
+static int case_primes(tut_grader *g) { return check_sum(g, tut_grader_prime(g, 2, 100003)); }
+static int case_one(tut_grader *g) { return check_sum(g, 1); }
+static int case_block_edges(tut_grader *g)
+{
+    return check_sum(g, tut_grader_tile_edge(g, SUM_PAIRS_THREADS, 64));
+}
+/* More values than the grid has threads: every thread adds several. */
+static int case_many(tut_grader *g) { return check_sum(g, tut_grader_odd(g, 10000001, 30000001)); }
+
+static const tut_grader_case cases[] = {
+    {"primes", case_primes},
+    {"one", case_one},
+    {"block_edges", case_block_edges},
+    {"many", case_many},
+};
+
+int main(int argc, char **argv)
+{
+    const tut_exercise ex = {.id = "ex04.1",
+                             .title = "a block's sum with shuffles",
+                             .cases = cases,
+                             .case_count = TUT_COUNT(cases)};
+    return tut_exercise_main(argc, argv, &ex);
+}

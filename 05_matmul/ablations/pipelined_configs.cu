@@ -1,0 +1,145 @@
+/* Step 11's ablations, for the benchmark-only program matmul_ablations: the pipelined kernel
+ * (pipelined_kernel.cuh, built once per configuration with #define / #include) in its main
+ * configuration and with one idea changed at a time, to measure what each buys
+ * (docs/05_matmul.md, "What each idea buys"). The teaching version is 10_pipelined.cu, plain
+ * code with the same main configuration and the same 64 x 128 tiles.
+ * cp.async needs compute capability 8.0; below, B goes through plain loads and stores. */
+#include <stdio.h>
+
+#include "tutorial.h"
+#include "launch_config.h"
+#include "matmul.h"
+#include "ablations.h"
+
+#define PL_APAD 4 /* a_tile rows of BM + 4 floats, as in 09_warptiled.cu */
+
+/* How B reaches shared memory is chosen at run time (pipelined_async_copy: compute capability
+ * 8.0, the emulated one under TUT_EMULATE_GPU) and passed to the kernels as the template
+ * parameter ASYNC. cp.async exists in code compiled for sm_80 and later; code compiled for an
+ * older architecture (the sm_75 cubin) holds only the plain path, whatever ASYNC says. */
+
+/* 16 bytes from global `src` to shared `dst`, or 16 zero bytes when !in. */
+template <bool ASYNC>
+static __device__ __forceinline__ void pl_copy16(float *dst, const float *src, int in)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (ASYNC) {
+        const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+        /* src-size 0: nothing is read, the 16 bytes are zero-filled. */
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
+                     "r"(in ? 16 : 0)
+                     : "memory");
+        return;
+    }
+#endif
+    *(float4 *)dst = in ? *(const float4 *)src : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+
+/* Closes the group of copies issued since the last commit. */
+template <bool ASYNC>
+static __device__ __forceinline__ void pl_commit(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (ASYNC)
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* Waits until at most PENDING groups of this thread's copies are still in flight. (Plain loads
+ * and stores have landed when the next __syncthreads() returns: nothing to wait for.) */
+template <bool ASYNC, int PENDING>
+static __device__ __forceinline__ void pl_wait(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (ASYNC)
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+
+/* Whether this run copies B with cp.async: read at each launch, since it is the device's. */
+static bool pl_async(void)
+{
+    return pipelined_async_copy(tut_current_device()) != 0;
+}
+
+/* The main configuration: 128 x 128 x 16, 256 threads, warp tile 32 x 64, 8 x 8 per thread,
+ * at most 128 registers (two blocks per SM where the shared memory allows: not on a T4), two
+ * stages of B, groups of 16 block rows: the defaults of 10_pipelined_kernel.cuh, so only the
+ * names are given. Each configuration after it defines only what it changes. */
+#define PL_KERNEL pipelined_128x128_kernel
+#define PL_LAUNCH launch_pipelined_128x128
+#define PL_INFO info_pipelined_128x128
+#include "pipelined_kernel.cuh"
+
+/* Ablations: one idea changed at a time, to measure what each buys. Three stages of B: */
+#define PL_STAGES 3
+#define PL_KERNEL pipelined_128x128_s3_kernel
+#define PL_LAUNCH launch_pipelined_128x128_s3
+#define PL_INFO info_pipelined_128x128_s3
+#include "pipelined_kernel.cuh"
+
+/* Fragments read just before use (as in step 10): */
+#define PL_FRAG_DB 0
+#define PL_KERNEL pipelined_nofdb_kernel
+#define PL_LAUNCH launch_pipelined_nofdb
+#define PL_INFO info_pipelined_nofdb
+#include "pipelined_kernel.cuh"
+
+/* Blocks in plain row-major order: */
+#define PL_GROUP 1
+#define PL_KERNEL pipelined_rowmajor_kernel
+#define PL_LAUNCH launch_pipelined_rowmajor
+#define PL_INFO info_pipelined_rowmajor
+#include "pipelined_kernel.cuh"
+
+/* A's float4s copied so that the transposed stores are free of bank conflicts (measured
+ * 11 points slower; docs/05_matmul.md): */
+#define PL_A_MAP 1
+#define PL_KERNEL pipelined_amap_kernel
+#define PL_LAUNCH launch_pipelined_amap
+#define PL_INFO info_pipelined_amap
+#include "pipelined_kernel.cuh"
+
+/* B by plain loads and stores, as on a GPU without cp.async (before compute capability 8.0): */
+#define PL_PLAIN_ONLY 1
+#define PL_KERNEL pipelined_plain_kernel
+#define PL_LAUNCH launch_pipelined_plain
+#define PL_INFO info_pipelined_plain
+#include "pipelined_kernel.cuh"
+
+/* K strip 8 with four stages: */
+#define PL_BK 8
+#define PL_STAGES 4
+#define PL_KERNEL pipelined_bk8_kernel
+#define PL_LAUNCH launch_pipelined_bk8
+#define PL_INFO info_pipelined_bk8
+#include "pipelined_kernel.cuh"
+
+/* K strip 32: half the barriers per FMA, 66,560 bytes of shared memory per block, more than a
+ * block may declare statically (48 KiB): dynamic shared memory, which the driver asks for with
+ * tut_allow_dynamic_shared. A T4 block can have 64 KiB: there the driver skips it. */
+#define PL_BK 32
+#define PL_DYNAMIC_SHARED 1
+#define PL_KERNEL pipelined_bk32_kernel
+#define PL_LAUNCH launch_pipelined_bk32
+#define PL_INFO info_pipelined_bk32
+#include "pipelined_kernel.cuh"
+
+/* For small matrices: 64 x 128 block tiles of 128 threads (4 warps of 32 x 64), twice as many
+ * blocks as 128 x 128 for the same matrix, up to four blocks per SM; three or two stages of B. */
+#define PL_BM 64
+#define PL_THREADS 128
+#define PL_MIN_BLOCKS 4
+#define PL_STAGES 3
+#define PL_KERNEL pipelined_64x128_kernel
+#define PL_LAUNCH launch_pipelined_64x128
+#define PL_INFO info_pipelined_64x128
+#include "pipelined_kernel.cuh"
+
+#define PL_BM 64
+#define PL_THREADS 128
+#define PL_MIN_BLOCKS 4
+#define PL_KERNEL pipelined_64x128_s2_kernel
+#define PL_LAUNCH launch_pipelined_64x128_s2
+#define PL_INFO info_pipelined_64x128_s2
+#include "pipelined_kernel.cuh"

@@ -1,0 +1,200 @@
+/* Grader of ex06.2, fork and join (fork_join.cu): fork_streams and join_streams only, on
+ * non-blocking streams (which the legacy default stream does not order), with kernels that spin
+ * for a known time:
+ *   fork: the origin stream spins, then sets a flag; after the fork, a kernel in each stream
+ *         reads the flag: each must see it set, so none started before the origin's work ended;
+ *   join: each stream spins, then sets its own flag; after the join, a kernel in the origin
+ *         counts the flags: all must be set, and an event recorded in the origin after the join
+ *         must complete only once every stream is idle;
+ * and neither call may make the host wait for the spinning (it must return within half the
+ * shortest spin). The stream counts come from the seed. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exercise.h"
+#include "fork_join.h"
+#include "tutorial.h"
+
+#define SPIN_MS 20.0
+#define MAX_STREAMS 32
+
+__device__ unsigned long long now_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__global__ void spin_then_set(int *flag, unsigned long long ns)
+{
+    const unsigned long long t0 = now_ns();
+    while (now_ns() - t0 < ns) {
+    }
+    __threadfence();
+    *(volatile int *)flag = 1;
+}
+
+__global__ void read_flag(const int *flag, int *seen) { *seen = *(const volatile int *)flag; }
+
+__global__ void count_flags(const int *flags, int count, int *total)
+{
+    int sum = 0;
+    for (int i = 0; i < count; ++i)
+        sum += ((const volatile int *)flags)[i];
+    *total = sum;
+}
+
+typedef struct {
+    cudaStream_t origin, stream[MAX_STREAMS];
+    cudaEvent_t event, stop;
+    int count;
+    int *flags; /* device: MAX_STREAMS + 1 ints */
+} rig;
+
+static void rig_create(rig *r, int count)
+{
+    r->count = count;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&r->origin, cudaStreamNonBlocking));
+    for (int s = 0; s < count; ++s)
+        CUDA_CHECK(cudaStreamCreateWithFlags(&r->stream[s], cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreateWithFlags(&r->event, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&r->stop, cudaEventDisableTiming));
+    r->flags = (int *)tut_device_alloc((MAX_STREAMS + 1) * sizeof(int), "flags");
+}
+
+/* Loads every kernel of the test before it starts: with lazy loading (CUDA_MODULE_LOADING=LAZY,
+ * the default since CUDA 12.2) a kernel's first launch loads it, and loading waits for the
+ * kernels already running, which would order the streams for the student. */
+static void load_kernels(rig *r)
+{
+    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags, 0);
+    LAUNCH_CHECK();
+    read_flag<<<1, 1, 0, r->origin>>>(r->flags, r->flags + 1);
+    LAUNCH_CHECK();
+    count_flags<<<1, 1, 0, r->origin>>>(r->flags, 1, r->flags + 2);
+    LAUNCH_CHECK();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemset(r->flags, 0, (MAX_STREAMS + 1) * sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+static void rig_destroy(rig *r)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int s = 0; s < r->count; ++s)
+        CUDA_CHECK(cudaStreamDestroy(r->stream[s]));
+    CUDA_CHECK(cudaStreamDestroy(r->origin));
+    CUDA_CHECK(cudaEventDestroy(r->event));
+    CUDA_CHECK(cudaEventDestroy(r->stop));
+    tut_device_free(r->flags);
+}
+
+static int host_returned_at_once(const char *what, double host_ms, double shortest_spin_ms)
+{
+    if (host_ms < 0.5 * shortest_spin_ms)
+        return 1;
+    printf("  %s took %.2f ms on the host while the GPU spun for %.0f ms: it waited for the GPU "
+           "(a synchronisation?), which a fork or join must not do\n", what, host_ms,
+           shortest_spin_ms);
+    return 0;
+}
+
+static int test_fork(int count)
+{
+    rig r;
+    rig_create(&r, count);
+    load_kernels(&r);
+    int *seen = r.flags + 1; /* flags[0] is the origin's */
+    CUDA_CHECK(cudaMemset(seen, 0xFF, count * sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    spin_then_set<<<1, 1, 0, r.origin>>>(r.flags, (unsigned long long)(SPIN_MS * 1e6));
+    LAUNCH_CHECK();
+    const double t0 = tut_cpu_seconds();
+    fork_streams(r.origin, r.stream, count, r.event);
+    const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
+    for (int s = 0; s < count; ++s) {
+        read_flag<<<1, 1, 0, r.stream[s]>>>(r.flags, seen + s);
+        LAUNCH_CHECK();
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    int got[MAX_STREAMS], want[MAX_STREAMS];
+    CUDA_CHECK(cudaMemcpy(got, seen, count * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int s = 0; s < count; ++s)
+        want[s] = 1;
+    char label[96];
+    snprintf(label, sizeof label, "  fork to %d streams: the origin's flag as each stream saw it",
+             count);
+    int ok = tut_check_i32(label, got, want, (size_t)count);
+    if (!ok)
+        printf("  (0: that stream's kernel ran before the origin's work had finished)\n");
+    ok &= host_returned_at_once("fork_streams", host_ms, SPIN_MS);
+    rig_destroy(&r);
+    return ok;
+}
+
+static int test_join(int count)
+{
+    rig r;
+    rig_create(&r, count);
+    load_kernels(&r);
+    int *total = r.flags + MAX_STREAMS; /* flags[0..count) are the streams' */
+    CUDA_CHECK(cudaMemset(total, 0xFF, sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int s = 0; s < count; ++s) { /* stream s spins SPIN_MS + s ms */
+        spin_then_set<<<1, 1, 0, r.stream[s]>>>(r.flags + s,
+                                                  (unsigned long long)((SPIN_MS + s) * 1e6));
+        LAUNCH_CHECK();
+    }
+    const double t0 = tut_cpu_seconds();
+    join_streams(r.origin, r.stream, count, r.event);
+    const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
+    count_flags<<<1, 1, 0, r.origin>>>(r.flags, count, total);
+    LAUNCH_CHECK();
+    CUDA_CHECK(cudaEventRecord(r.stop, r.origin));
+    CUDA_CHECK(cudaEventSynchronize(r.stop));
+    int busy = 0;
+    for (int s = 0; s < count; ++s) {
+        const cudaError_t e = cudaStreamQuery(r.stream[s]);
+        if (e == cudaErrorNotReady) {
+            if (busy++ == 0)
+                printf("  stream %d was still busy when the origin's event after the join "
+                       "completed\n", s);
+        } else {
+            CUDA_CHECK(e);
+        }
+    }
+    int got = -1;
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(&got, total, sizeof got, cudaMemcpyDeviceToHost));
+    char label[96];
+    snprintf(label, sizeof label, "  join of %d streams: flags set when the origin counted", count);
+    int ok = tut_check_scalar(label, (double)got, (double)count, 0.0, 0.0);
+    ok &= busy == 0;
+    ok &= host_returned_at_once("join_streams", host_ms, SPIN_MS);
+    rig_destroy(&r);
+    return ok;
+}
+
+static int case_one(tut_grader *g)
+{
+    (void)g;
+    return test_fork(1) & test_join(1);
+}
+
+static int case_fork(tut_grader *g) { return test_fork((int)tut_grader_prime(g, 2, 7)); }
+static int case_join(tut_grader *g) { return test_join((int)tut_grader_prime(g, 2, 7)); }
+
+static int case_many(tut_grader *g)
+{
+    const int count = (int)tut_grader_size(g, 16, MAX_STREAMS);
+    return test_fork(count) & test_join(count);
+}
+
+int main(int argc, char **argv)
+{
+    static const tut_grader_case cases[] = {
+        {"one", case_one}, {"fork", case_fork}, {"join", case_join}, {"many", case_many}};
+    const tut_exercise ex = {.id = "ex06.2", .title = "fork and join streams with an event",
+                             .cases = cases, .case_count = TUT_COUNT(cases)};
+    return tut_exercise_main(argc, argv, &ex);
+}

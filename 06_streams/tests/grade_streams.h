@@ -1,0 +1,59 @@
+/* What the graders of ex06.1, ex06.3 and ex06.4 share: pinned inputs and their CPU answer,
+ * blocking streams, pipeline shapes drawn from the seed, each stage of the work alone, and the
+ * speed test of a pipeline against the copy-in alone (tests/grade_streams.cu). Grader-only. */
+#ifndef GRADE_STREAMS_H
+#define GRADE_STREAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "chunks.h"
+#include "exercise.h"
+
+typedef struct {
+    size_t n;
+    unsigned work;                /* rounds of mixing: 0 is the vector add */
+    int32_t *h_x, *h_y, *h_out;   /* pinned host arrays, n each */
+    int32_t *want;                /* the CPU's answer for `work` */
+    int32_t *d_x, *d_y, *d_out;   /* device arrays, n each */
+    int streams;
+    cudaStream_t stream[STREAMS_MAX_STREAMS]; /* blocking: the legacy stream orders them */
+} stream_rig;
+
+/* A pipeline drawn for a correctness case. */
+typedef struct {
+    size_t n, chunks;
+    int streams;
+    unsigned work;
+} rig_shape;
+
+/* The shape of case "one", "primes", "random" or "many_streams"; 0 for another name. */
+int rig_case_shape(tut_grader *g, const char *case_name, rig_shape *shape);
+
+/* Random inputs from the seed, the answer for `work`, the arrays and the streams. */
+void rig_create(stream_rig *r, size_t n, int streams, unsigned work, uint64_t seed);
+void rig_destroy(stream_rig *r);
+/* The host output and the device output filled with 0xFF bytes. */
+void rig_poison(stream_rig *r);
+/* After cudaDeviceSynchronize: the host output against the CPU's, exactly. */
+int rig_check(const stream_rig *r, const char *label);
+
+/* Each stage alone on the legacy stream, over whole arrays (work functions for timer.h): */
+void rig_copy_in(void *rig);  /* x and y to the device */
+void rig_kernel(void *rig);   /* the kernel over n */
+void rig_copy_out(void *rig); /* the output back */
+void rig_serial(void *rig);   /* the three, one after the other: no overlap */
+
+/* --speed of a pipeline, in two steps around the caller's pipeline description:
+ * rig_speed_setup makes a rig of the chapter's benchmark size with the chapter's plan (chunks,
+ * streams) and a kernel about 0.8 x as long as the copy-in, so that the copy-in is the bound
+ * (exits 77 on a GPU with one copy engine, where copies cannot overlap one another);
+ * rig_speed_verdict runs issue(arg) once and checks the output, then times it against the
+ * copy-in alone (tut_grader_time_pair) and prints the verdict: 1 if copy-in / pipeline >= bar. */
+void rig_speed_setup(tut_grader *g, stream_rig *r, size_t *chunks);
+int rig_speed_verdict(stream_rig *r, const char *name, void (*issue)(void *), void *arg,
+                      double bar);
+
+#endif

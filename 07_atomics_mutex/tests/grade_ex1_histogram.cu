@@ -1,0 +1,115 @@
+/* Grader of ex07.1, the shared-memory histogram (histogram_shared.cu): histogram_shared only,
+ * on texts whose sizes, grids and block sizes come from the seed, every bin checked exactly
+ * against the CPU's count (text.c). Block sizes include odd ones (a kernel that assumes 128
+ * threads fails), texts include bytes >= 128 (which have no bin) and one repeated letter (every
+ * thread of the block on one counter). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exercise.h"
+#include "histogram.h"
+#include "tutorial.h"
+
+typedef enum { TEXT_ENGLISH, TEXT_ANY_BYTES, TEXT_ONE_LETTER } text_kind;
+
+static int run_histogram(tut_grader *g, size_t n, text_kind kind, int blocks, int threads)
+{
+    unsigned char *text = (unsigned char *)tut_host_alloc(n ? n : 1, "text");
+    if (kind == TEXT_ENGLISH) {
+        text_generate(text, n, tut_rng_next(&g->rng));
+    } else if (kind == TEXT_ANY_BYTES) {
+        for (size_t i = 0; i < n; ++i)
+            text[i] = (unsigned char)(tut_rng_next(&g->rng) >> 56);
+    } else {
+        memset(text, 'a' + (int)tut_grader_size(g, 0, 25), n);
+    }
+    text_histogram want;
+    text_histogram_cpu(text, n, &want);
+    unsigned char *d_text = (unsigned char *)tut_device_alloc(n ? n : 1, "text");
+    unsigned long long *d_bins =
+        (unsigned long long *)tut_device_alloc(TEXT_BINS * sizeof(unsigned long long), "bins");
+    if (n)
+        CUDA_CHECK(cudaMemcpy(d_text, text, n, cudaMemcpyHostToDevice));
+    tut_grader_poison(d_bins, TEXT_BINS * sizeof(unsigned long long));
+
+    const histogram_job job = {.text = d_text, .n = n, .bins = d_bins, .blocks = blocks,
+                               .threads = threads, .copies = 0};
+    static const char *const kinds[] = {"English-like text", "bytes 0..255", "one letter"};
+    printf("  %zu bytes of %s, %d blocks x %d threads%s\n", n, kinds[kind], blocks,
+           threads ? threads : SIMPLE_THREADS, blocks ? "" : " (blocks: the launcher's choice)");
+    histogram_shared(&job);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    unsigned long long got[TEXT_BINS];
+    CUDA_CHECK(cudaMemcpy(got, d_bins, sizeof got, cudaMemcpyDeviceToHost));
+    char label[96];
+    snprintf(label, sizeof label, "  histogram_shared, %zu bytes: the 128 bins", n);
+    const int ok = tut_check_u64(label, (const uint64_t *)got, (const uint64_t *)want.bins,
+                                 TEXT_BINS);
+    free(text);
+    tut_device_free(d_text);
+    tut_device_free(d_bins);
+    return ok;
+}
+
+/* A block size that is not a multiple of 32, nor of 128, and at most the GPU's. */
+static int odd_threads(tut_grader *g, int hi)
+{
+    const int max = g->dev->max_threads_per_block < hi ? g->dev->max_threads_per_block : hi;
+    return (int)tut_grader_prime(g, 33, (size_t)max);
+}
+
+static int case_primes(tut_grader *g)
+{
+    /* Small enough for the sanitizers: this case runs under them too. */
+    int ok = 1;
+    for (int r = 0; r < 2; ++r)
+        ok &= run_histogram(g, tut_grader_prime(g, 1000, 40000), TEXT_ENGLISH,
+                            (int)tut_grader_prime(g, 2, 13), odd_threads(g, 300));
+    return ok;
+}
+
+static int case_one(tut_grader *g)
+{
+    /* Empty text (all bins 0), one letter, three letters on a grid far larger than the text. */
+    return run_histogram(g, 0, TEXT_ENGLISH, 3, 64) &
+           run_histogram(g, 1, TEXT_ONE_LETTER, 1, 1) &
+           run_histogram(g, 3, TEXT_ONE_LETTER, (int)tut_grader_size(g, 2, 50),
+                         (int)tut_grader_size(g, 1, 256));
+}
+
+static int case_bytes(tut_grader *g)
+{
+    /* Bytes >= 128 have no bin: counting them would write past the 128 counters. */
+    return run_histogram(g, tut_grader_size(g, 100000, 3000000), TEXT_ANY_BYTES, 0, 0) &
+           run_histogram(g, tut_grader_odd(g, 1001, 99999), TEXT_ANY_BYTES,
+                         (int)tut_grader_size(g, 1, 40), odd_threads(g, 1024));
+}
+
+static int case_one_letter(tut_grader *g)
+{
+    /* Every thread of every block on the same counter: lost updates show at once. */
+    return run_histogram(g, tut_grader_size(g, 500000, 2000000), TEXT_ONE_LETTER, 1,
+                         odd_threads(g, 1024)) &
+           run_histogram(g, tut_grader_size(g, 500000, 2000000), TEXT_ONE_LETTER, 0, 0);
+}
+
+static int case_random(tut_grader *g)
+{
+    /* The launcher's own grid (one wave) and block size, then any grid, on English-like text. */
+    return run_histogram(g, tut_grader_size(g, 1, 20000000), TEXT_ENGLISH, 0, 0) &
+           run_histogram(g, tut_grader_size(g, 1, 5000000), TEXT_ENGLISH,
+                         (int)tut_grader_size(g, 1, 2000), 32 * (int)tut_grader_size(g, 1, 8));
+}
+
+int main(int argc, char **argv)
+{
+    static const tut_grader_case cases[] = {{"primes", case_primes},
+                                            {"one", case_one},
+                                            {"bytes", case_bytes},
+                                            {"one_letter", case_one_letter},
+                                            {"random", case_random}};
+    const tut_exercise ex = {.id = "ex07.1", .title = "shared-memory histogram",
+                             .cases = cases, .case_count = TUT_COUNT(cases)};
+    return tut_exercise_main(argc, argv, &ex);
+}

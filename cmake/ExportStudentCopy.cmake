@@ -1,0 +1,90 @@
+# The student copy: the repository with every exercise's skeleton in place of its solution and the
+# solutions gone (docs/teaching.md).
+#
+#   cmake -DDEST=<new folder> [-DSOURCE=<repository>] [-DFORCE=ON] [-DEXCLUDE=<paths>]
+#         -P cmake/ExportStudentCopy.cmake
+#
+# For every chapter, each file of <chapter>/exercise/ replaces its namesake in <chapter>/, and the
+# exercise/ folder is removed; the graders (<chapter>/tests/) stay as they are. Build folders
+# (build*), .git and .device are left out. A file .student-copy at the top marks the copy: the
+# mutant checks, which need the solutions' deliberate bugs, are not declared there.
+# DEST must not exist or be empty (FORCE=ON replaces it).
+cmake_minimum_required(VERSION 3.22)
+
+if(NOT DEST)
+  message(FATAL_ERROR "ExportStudentCopy: give -DDEST=<new folder>")
+endif()
+if(NOT SOURCE)
+  get_filename_component(SOURCE ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
+endif()
+get_filename_component(DEST ${DEST} ABSOLUTE)
+if(NOT EXISTS ${SOURCE}/cmake/Tutorial.cmake)
+  message(FATAL_ERROR "ExportStudentCopy: ${SOURCE} is not the tutorial's repository")
+endif()
+# (string(FIND), not a regex: a path may hold + or other regex characters, as in c++-course)
+string(LENGTH "${SOURCE}/" source_length)
+string(SUBSTRING "${DEST}/" 0 ${source_length} dest_head)
+string(LENGTH "${DEST}/" dest_length)
+set(dest_inside "")
+if(dest_head STREQUAL "${SOURCE}/" AND dest_length GREATER source_length)
+  string(SUBSTRING "${DEST}/" ${source_length} -1 dest_inside)
+endif()
+if(DEST STREQUAL SOURCE OR dest_inside MATCHES "^[0-9][0-9]_")
+  message(FATAL_ERROR "ExportStudentCopy: DEST must be outside the chapters (${DEST})")
+endif()
+if(EXISTS ${DEST})
+  file(GLOB existing ${DEST}/* ${DEST}/.*)
+  if(existing AND NOT FORCE)
+    message(FATAL_ERROR "ExportStudentCopy: ${DEST} is not empty (FORCE=ON replaces it)")
+  endif()
+  file(REMOVE_RECURSE ${DEST})
+endif()
+file(MAKE_DIRECTORY ${DEST})
+
+# Everything at the top but build trees, version control and the device scratch folder, and
+# any folder that holds DEST or an EXCLUDE path (a copy made inside the repository, the
+# teacher's submissions and scratch: GradeSubmissions.cmake passes those).
+set(skip_paths ${DEST})
+foreach(path IN LISTS EXCLUDE)
+  get_filename_component(path "${path}" ABSOLUTE)
+  list(APPEND skip_paths "${path}")
+endforeach()
+file(GLOB entries RELATIVE ${SOURCE} ${SOURCE}/* ${SOURCE}/.*)
+foreach(entry IN LISTS entries)
+  if(entry MATCHES "^(build.*|\\.git|\\.device|\\.student-copy|Testing)$")
+    continue()
+  endif()
+  set(holds_skipped FALSE)
+  foreach(path IN LISTS skip_paths)
+    string(FIND "${path}/" "${SOURCE}/${entry}/" at)
+    if(at EQUAL 0)
+      set(holds_skipped TRUE)
+    endif()
+  endforeach()
+  if(holds_skipped)
+    message(STATUS "ExportStudentCopy: left out ${entry} (it holds the copy or an EXCLUDE path)")
+    continue()
+  endif()
+  file(COPY ${SOURCE}/${entry} DESTINATION ${DEST})
+endforeach()
+
+# Skeletons in place, solutions out.
+set(replaced 0)
+file(GLOB chapters RELATIVE ${DEST} ${DEST}/[0-9][0-9]_*)
+foreach(chapter IN LISTS chapters)
+  if(NOT IS_DIRECTORY ${DEST}/${chapter}/exercise)
+    continue()
+  endif()
+  file(GLOB_RECURSE skeletons RELATIVE ${DEST}/${chapter}/exercise ${DEST}/${chapter}/exercise/*)
+  foreach(file IN LISTS skeletons)
+    get_filename_component(dir ${DEST}/${chapter}/${file} DIRECTORY)
+    file(MAKE_DIRECTORY ${dir})
+    file(COPY_FILE ${DEST}/${chapter}/exercise/${file} ${DEST}/${chapter}/${file})
+    math(EXPR replaced "${replaced} + 1")
+  endforeach()
+  file(REMOVE_RECURSE ${DEST}/${chapter}/exercise)
+endforeach()
+file(WRITE ${DEST}/.student-copy
+     "A student copy: every exercise's file holds its skeleton (cmake/ExportStudentCopy.cmake).\n")
+message(STATUS "Student copy in ${DEST}: ${replaced} files replaced by their skeletons; "
+               "grade with: cmake --workflow --preset grade")

@@ -1,0 +1,295 @@
+/* getpid() is POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "exercise.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "check.h"
+#include "options.h"
+
+/* ---------------------------------------------------------------- sizes */
+
+size_t tut_grader_size(tut_grader *g, size_t lo, size_t hi)
+{
+    if (hi <= lo)
+        return lo;
+    return lo + (size_t)tut_rng_below(&g->rng, (uint64_t)(hi - lo) + 1);
+}
+
+size_t tut_grader_odd(tut_grader *g, size_t lo, size_t hi)
+{
+    size_t n = tut_grader_size(g, lo, hi) | 1u;
+    return n > hi ? n - 2 : n;
+}
+
+int tut_grader_is_prime(size_t n)
+{
+    if (n < 2)
+        return 0;
+    for (size_t d = 2; d <= n / d; ++d)
+        if (n % d == 0)
+            return 0;
+    return 1;
+}
+
+size_t tut_grader_prime(tut_grader *g, size_t lo, size_t hi)
+{
+    if (lo < 2)
+        lo = 2;
+    /* From a random start, the next prime up, wrapping to lo: primes are dense enough. */
+    const size_t start = tut_grader_size(g, lo, hi);
+    for (size_t n = start; n <= hi; ++n)
+        if (tut_grader_is_prime(n))
+            return n;
+    for (size_t n = lo; n < start; ++n)
+        if (tut_grader_is_prime(n))
+            return n;
+    fprintf(stderr, "grader error: no prime in [%zu, %zu]\n", lo, hi);
+    exit(2);
+}
+
+size_t tut_grader_tile_edge(tut_grader *g, size_t tile, size_t max_k)
+{
+    const size_t k = tut_grader_size(g, 1, max_k ? max_k : 1);
+    const size_t n = k * tile + tut_grader_size(g, 0, 2) - 1;
+    return n ? n : 1;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+void tut_grader_poison(void *device_ptr, size_t bytes)
+{
+    if (bytes)
+        CUDA_CHECK(cudaMemset(device_ptr, 0xFF, bytes));
+}
+
+void tut_grader_time_pair(tut_work_fn kernel, void *kernel_arg, tut_work_fn ceiling,
+                          void *ceiling_arg, double *kernel_ms, double *ceiling_ms)
+{
+    enum { ROUNDS = 5, BATCHES = 5 };
+    double best_kernel = INFINITY, best_ceiling = INFINITY;
+    for (int r = 0; r < ROUNDS; ++r) {
+        /* Alternate which goes first, so neither always follows the other's clock ramp. */
+        for (int k = 0; k < 2; ++k) {
+            const int kernel_turn = (k == 0) == (r % 2 == 0);
+            const tut_timing t = kernel_turn
+                                     ? tut_time_gpu_batched(kernel, kernel_arg, 2, BATCHES, 0)
+                                     : tut_time_gpu_batched(ceiling, ceiling_arg, 2, BATCHES, 0);
+            double *best = kernel_turn ? &best_kernel : &best_ceiling;
+            if (t.min_ms < *best)
+                *best = t.min_ms;
+        }
+    }
+    *kernel_ms = best_kernel;
+    *ceiling_ms = best_ceiling;
+}
+
+int tut_grader_speed_verdict(const char *kernel, double kernel_rate, const char *ceiling,
+                             double ceiling_rate, const char *unit, double bar)
+{
+    const double ratio = ceiling_rate > 0.0 ? kernel_rate / ceiling_rate : 0.0;
+    const int ok = isfinite(ratio) && ratio >= bar;
+    printf("speed: %s %.4g %s vs %s %.4g %s: ratio %.3f, bar %.3f -> %s\n", kernel, kernel_rate,
+           unit, ceiling, ceiling_rate, unit, ratio, bar, ok ? "PASS" : "FAIL");
+    return ok;
+}
+
+/* ---------------------------------------------------------------- predictions */
+
+int tut_exercise_read_prediction(const char *path, double *value, char *why, size_t why_len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, why_len, "cannot open %s: %s", path, strerror(errno));
+        return 0;
+    }
+    char line[512];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            ++p;
+        if (strncmp(p, "prediction", 10) != 0)
+            continue;
+        p += 10;
+        while (isspace((unsigned char)*p))
+            ++p;
+        if (*p != '=')
+            continue;
+        ++p;
+        char *hash = strchr(p, '#');
+        if (hash)
+            *hash = '\0';
+        char *end = p + strlen(p);
+        while (end > p && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        while (isspace((unsigned char)*p))
+            ++p;
+        found = 1;
+        if (strstr(p, "TODO") || *p == '\0') {
+            snprintf(why, why_len, "%s: the prediction is still TODO: write your figure after "
+                     "'prediction ='", path);
+            fclose(f);
+            return 0;
+        }
+        if (tut_parse_double(p, value) != 0) {
+            snprintf(why, why_len, "%s: '%s' is not a number (write e.g. prediction = 1.5)", path,
+                     p);
+            fclose(f);
+            return 0;
+        }
+    }
+    fclose(f);
+    if (!found)
+        snprintf(why, why_len, "%s holds no line 'prediction = <number>'", path);
+    return found;
+}
+
+int tut_exercise_prediction_ok(double predicted, double measured, double tolerance)
+{
+    return isfinite(predicted) && isfinite(measured) &&
+           fabs(predicted - measured) <= tolerance * fabs(measured);
+}
+
+/* ---------------------------------------------------------------- the command line */
+
+static uint64_t fresh_seed(void)
+{
+    /* A new seed each run, so that no hard-coded answer survives; printed, so any run can be
+     * repeated. (Every other program in the suite uses a fixed seed.) */
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    uint64_t x = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^
+                 ((uint64_t)getpid() << 32);
+    /* splitmix64's finaliser, so that nearby times give unrelated seeds; kept below 2^53 so
+     * that --seed (parsed as a size) reads it back exactly. */
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return (x ^ (x >> 31)) >> 11;
+}
+
+static int usage_error(const char *program, const tut_exercise *ex, const char *message)
+{
+    fprintf(stderr, "%s: %s\nusage: %s --case <name> | --speed | --prediction <file> "
+            "[--seed S] | --list\ncases:", program, message, program);
+    for (int i = 0; i < ex->case_count; ++i)
+        fprintf(stderr, " %s", ex->cases[i].name);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+static int run_prediction(tut_grader *g, const tut_exercise *ex, const char *path)
+{
+    double predicted = NAN;
+    char why[640];
+    const int have = tut_exercise_read_prediction(path, &predicted, why, sizeof why);
+    if (!have)
+        printf("prediction: %s\n", why);
+    const double measured = ex->measure(g);
+    printf("prediction: %s: predicted %.4g, measured %.4g on this GPU, tolerance %.0f%% -> %s\n",
+           ex->prediction_what ? ex->prediction_what : "the figure", predicted, measured,
+           100.0 * ex->prediction_tolerance,
+           have && tut_exercise_prediction_ok(predicted, measured, ex->prediction_tolerance)
+               ? "PASS" : "FAIL");
+    return have && tut_exercise_prediction_ok(predicted, measured, ex->prediction_tolerance);
+}
+
+int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
+{
+    const char *program = argv[0];
+    const char *case_name = NULL, *prediction = NULL, *seed_text = NULL;
+    int speed = 0, list = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const int has_value = i + 1 < argc;
+        if (strcmp(a, "--case") == 0 && has_value)
+            case_name = argv[++i];
+        else if (strcmp(a, "--prediction") == 0 && has_value)
+            prediction = argv[++i];
+        else if (strcmp(a, "--seed") == 0 && has_value)
+            seed_text = argv[++i];
+        else if (strcmp(a, "--speed") == 0)
+            speed = 1;
+        else if (strcmp(a, "--list") == 0)
+            list = 1;
+        else if (strcmp(a, "--help") == 0) {
+            printf("%s: grader of %s (%s)\n", program, ex->id, ex->title);
+            usage_error(program, ex, "help");
+            return 0;
+        } else {
+            char message[300];
+            snprintf(message, sizeof message, "unknown or incomplete option '%s'", a);
+            return usage_error(program, ex, message);
+        }
+    }
+    if (list) {
+        for (int i = 0; i < ex->case_count; ++i)
+            printf("%s\n", ex->cases[i].name);
+        return 0;
+    }
+    if ((case_name != NULL) + speed + (prediction != NULL) != 1)
+        return usage_error(program, ex, "give exactly one of --case, --speed, --prediction");
+
+    const tut_grader_case *chosen = NULL;
+    for (int i = 0; case_name && i < ex->case_count; ++i)
+        if (strcmp(ex->cases[i].name, case_name) == 0)
+            chosen = &ex->cases[i];
+    if (case_name && !chosen) {
+        char message[300];
+        snprintf(message, sizeof message, "no case '%s'", case_name);
+        return usage_error(program, ex, message);
+    }
+    if (speed && !ex->speed)
+        return usage_error(program, ex, "this exercise has no speed test");
+    if (prediction && !ex->measure)
+        return usage_error(program, ex, "this exercise has no prediction");
+
+    unsigned long long seed = 0;
+    const char *env = getenv(TUT_EXERCISE_SEED_ENV);
+    const char *given = seed_text ? seed_text : (env && *env ? env : NULL);
+    if (given && tut_parse_size(given, &seed) != 0) {
+        fprintf(stderr, "%s: the seed '%s'%s is not a non-negative integer\n", program, given,
+                seed_text ? "" : " (" TUT_EXERCISE_SEED_ENV ")");
+        return 2;
+    }
+    if (!given)
+        seed = fresh_seed();
+    printf("seed %llu (rerun: --seed %llu)\n", seed, seed);
+    printf("%s: %s\n", ex->id, ex->title);
+    fflush(stdout);
+
+    tut_grader g;
+    g.seed = seed;
+    tut_rng_seed(&g.rng, seed);
+    tut_select_device(ex->needs); /* exits 77 without a suitable GPU */
+    g.dev = tut_current_device();
+
+    int ok;
+    if (chosen) {
+        printf("case %s\n", chosen->name);
+        ok = chosen->run(&g);
+    } else if (g.dev->emulated[0]) {
+        /* Speeds and predicted figures are this GPU's, measured with the kernels configured for
+         * another GPU's limits: neither would mean anything. */
+        printf("skipped: emulated limits (%s): a %s measured under another GPU's limits means "
+               "nothing\n", g.dev->emulated, speed ? "speed" : "figure");
+        return TUT_EXIT_SKIP;
+    } else if (speed) {
+        ok = ex->speed(&g, ex->speed_bar);
+    } else {
+        ok = run_prediction(&g, ex, prediction);
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    printf("%s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,117 @@
+/* The exercise graders' helpers: one small program per exercise (grade_exNN_k) that runs the
+ * student's code only, on sizes drawn from a printed seed, and answers with an exit code.
+ *
+ *   static int case_primes(tut_grader *g) { size_t n = tut_grader_prime(g, 3, 100000); ... }
+ *   static const tut_grader_case cases[] = {{"one", case_one}, {"primes", case_primes}};
+ *   int main(int argc, char **argv)
+ *   {
+ *       const tut_exercise ex = {.id = "ex01.2", .title = "float4 kernel with its tail",
+ *                                .cases = cases, .case_count = TUT_COUNT(cases),
+ *                                .speed = speed, .speed_bar = 0.6};
+ *       return tut_exercise_main(argc, argv, &ex);
+ *   }
+ *
+ * Command line (the tests that tutorial_exercise() adds call these):
+ *   --case <name>         one correctness case: 0 pass, 1 wrong result, 2 usage, 77 no GPU
+ *   --speed               correctness at the benchmark size, then the timed comparison with the
+ *                         chapter's ceiling or library: 1 below the bar; 77 under TUT_EMULATE_GPU
+ *   --prediction <file>   `prediction = <number>` in the file against the figure measured here;
+ *                         77 under TUT_EMULATE_GPU, as --speed
+ *   --seed S              the sizes and inputs; else env TUT_EXERCISE_SEED, else a new one each
+ *                         run. Printed first as "seed S (rerun: --seed S)".
+ *   --list                the cases, one a line
+ * A case returns 1 (pass) or 0 (wrong: it has printed index, found, expected, e.g. through
+ * compare.h's checks). Outputs are poisoned before each run (tut_grader_poison) so that an
+ * element nobody writes is caught, and NaN never passes. */
+#ifndef TUTORIAL_EXERCISE_H
+#define TUTORIAL_EXERCISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+#include "options.h" /* TUT_COUNT */
+#include "rng.h"
+#include "timer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The environment variable that fixes the seed of every grader (as --seed does for one). */
+#define TUT_EXERCISE_SEED_ENV "TUT_EXERCISE_SEED"
+
+typedef struct {
+    uint64_t seed;               /* printed; rerun with --seed */
+    tut_rng rng;                 /* seeded with seed: draw sizes and inputs from it */
+    const tut_device_info *dev;  /* the selected GPU (its limits, emulated if so) */
+} tut_grader;
+
+typedef struct {
+    const char *name;            /* --case <name>; the test is <id>.<name> */
+    int (*run)(tut_grader *g);   /* 1 pass, 0 wrong */
+} tut_grader_case;
+
+typedef struct {
+    const char *id;              /* "ex01.2" */
+    const char *title;
+    unsigned needs;              /* TUT_NEED_... for tut_select_device */
+    const tut_grader_case *cases;
+    int case_count;
+    /* --speed: checks the result at the benchmark size, times the kernel and the ceiling
+     * (tut_grader_time_pair) and returns tut_grader_speed_verdict(...); NULL if none. */
+    int (*speed)(tut_grader *g, double bar);
+    double speed_bar;            /* the ratio the kernel must reach (see the chapter's page) */
+    /* --prediction: measures the predicted figure on this GPU (NaN: could not measure, fails). */
+    double (*measure)(tut_grader *g);
+    const char *prediction_what; /* "vecadd time / copy time at n = 2^28" */
+    double prediction_tolerance; /* relative: 0.2 passes a prediction within 20% of the figure */
+} tut_exercise;
+
+/* Parses the command line, prints the seed, selects the GPU (exit 77 without one) and runs what
+ * was asked; returns the exit code (0, 1, 2 or 77). */
+int tut_exercise_main(int argc, char **argv, const tut_exercise *ex);
+
+/* ---- Sizes drawn from the seed ----------------------------------------------------------- */
+
+/* Uniform in [lo, hi] (lo <= hi). */
+size_t tut_grader_size(tut_grader *g, size_t lo, size_t hi);
+/* An odd size in [lo, hi] (the range must hold one). */
+size_t tut_grader_odd(tut_grader *g, size_t lo, size_t hi);
+/* A prime in [lo, hi] (the range must hold one; lo >= 2). */
+size_t tut_grader_prime(tut_grader *g, size_t lo, size_t hi);
+/* k * tile - 1, k * tile or k * tile + 1 for a k in [1, max_k], never 0: the edges of a tile. */
+size_t tut_grader_tile_edge(tut_grader *g, size_t tile, size_t max_k);
+/* 1 if n is prime (for the CPU tests and the graders' own checks). */
+int tut_grader_is_prime(size_t n);
+
+/* ---- Runs ------------------------------------------------------------------------------- */
+
+/* Fills `bytes` of device memory with 0xFF bytes: NaN as float or double, -1 as an integer. */
+void tut_grader_poison(void *device_ptr, size_t bytes);
+
+/* Best-of-several timing of the exercise's work and the ceiling's, the same way and interleaved
+ * (rounds of tut_time_gpu_batched, each the other's neighbour in time): the fastest batch of
+ * each, in ms per call. */
+void tut_grader_time_pair(tut_work_fn kernel, void *kernel_arg, tut_work_fn ceiling,
+                          void *ceiling_arg, double *kernel_ms, double *ceiling_ms);
+
+/* Prints "speed: <kernel> <x> <unit> vs <ceiling> <y> <unit>: ratio R, bar B -> PASS|FAIL" and
+ * returns 1 if x / y >= bar. Rates: higher is faster (GB/s, TFLOP/s, items per second). */
+int tut_grader_speed_verdict(const char *kernel, double kernel_rate, const char *ceiling,
+                             double ceiling_rate, const char *unit, double bar);
+
+/* ---- Predictions ------------------------------------------------------------------------- */
+
+/* Reads `prediction = <number>` from a text file (other lines and # comments ignored). Returns
+ * 1 with *value set, else 0 with the reason in why[] (missing file, still TODO, no number). */
+int tut_exercise_read_prediction(const char *path, double *value, char *why, size_t why_len);
+
+/* 1 if |predicted - measured| <= tolerance * |measured| (and both are finite). */
+int tut_exercise_prediction_ok(double predicted, double measured, double tolerance);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
