@@ -8,7 +8,7 @@
  *
  * Math modes. CUBLAS_PEDANTIC_MATH: plain FP32 on the CUDA cores, the fair comparison for the
  * FP32 kernels of this chapter. CUBLAS_TF32_TENSOR_OP_MATH: the tensor cores, with inputs rounded
- * to TF32 (10-bit mantissa): many times faster and less precise, reported for context only. */
+ * to TF32 (10-bit mantissa): many times faster and less precise, the baseline of the TF32 steps. */
 #include "check_cublas.h"
 #include "tutorial.h"
 #include "matmul.h"
