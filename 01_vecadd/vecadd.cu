@@ -239,14 +239,8 @@ static void vecadd_roofline(const options *o, size_t n, const tut_timing *t)
     const tut_ceiling fma = tut_measure_ceiling(TUT_CEILING_FP32_FMA);
     const tut_ceiling launch = tut_measure_ceiling(TUT_CEILING_LAUNCH);
     printf("\nceilings, measured now:\n");
-    tut_ceiling_print(&dram);
-    tut_ceiling_print(&fma);
-    tut_ceiling_print(&launch);
-    tut_csv *ceilings = tut_ceilings_csv_open(o->outdir, "ceilings.csv");
-    tut_ceilings_csv_row(ceilings, &dram);
-    tut_ceilings_csv_row(ceilings, &fma);
-    tut_ceilings_csv_row(ceilings, &launch);
-    tut_csv_close(ceilings);
+    const tut_ceiling *measured[] = {&dram, &fma, &launch};
+    tut_ceilings_report(measured, TUT_COUNT(measured), o->outdir, "ceilings.csv");
 
     const double bytes = 12.0 * (double)n, flops = (double)n;
     printf("the model at n = %zu: %.0f MB to move; at %.0f GB/s no kernel can take less than "

@@ -298,14 +298,8 @@ static heat_roofs measure_roofs(const char *outdir)
                     .shared = tut_measure_ceiling(TUT_CEILING_SHARED_BANDWIDTH),
                     .fp64 = tut_measure_ceiling(TUT_CEILING_FP64_FMA)};
     printf("ceilings, measured now:\n");
-    tut_ceiling_print(&r.dram);
-    tut_ceiling_print(&r.shared);
-    tut_ceiling_print(&r.fp64);
-    tut_csv *csv = tut_ceilings_csv_open(outdir, "ceilings.csv");
-    tut_ceilings_csv_row(csv, &r.dram);
-    tut_ceilings_csv_row(csv, &r.shared);
-    tut_ceilings_csv_row(csv, &r.fp64);
-    tut_csv_close(csv);
+    const tut_ceiling *measured[] = {&r.dram, &r.shared, &r.fp64};
+    tut_ceilings_report(measured, TUT_COUNT(measured), outdir, "ceilings.csv");
     return r;
 }
 

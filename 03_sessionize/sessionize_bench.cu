@@ -25,18 +25,6 @@
 #define WARMUP 2
 #define BATCHES 7 /* of about 2 ms or more each (tut_time_gpu_batched picks the calls) */
 
-typedef struct {
-    void *dst;
-    const void *src;
-    size_t bytes;
-} copy_job;
-
-static void copy_work(void *arg)
-{
-    const copy_job *c = (const copy_job *)arg;
-    CUDA_CHECK(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
 /* tut_time_gpu takes one argument: the variant being timed is kept here. */
 static const session_variant *bench_current_variant = NULL;
 
@@ -209,10 +197,8 @@ int run_benchmark(const bench_config *cfg)
     const size_t bytes = tut_bytes((size_t)max_n, sizeof(int64_t), "events");
     /* The chapter's roof, measured first (ceilings.h): the best of a copy kernel and memcpy. */
     const tut_ceiling dram = tut_measure_ceiling(TUT_CEILING_DRAM_COPY);
-    tut_ceiling_print(&dram);
-    tut_csv *ceilings = tut_ceilings_csv_open(cfg->outdir, "ceilings.csv");
-    tut_ceilings_csv_row(ceilings, &dram);
-    tut_csv_close(ceilings);
+    const tut_ceiling *measured[] = {&dram};
+    tut_ceilings_report(measured, 1, cfg->outdir, "ceilings.csv");
     printf("\nBenchmark: random events (seed %" PRIu64 ", timeout %" PRId64 "), up to %" PRId64
            "; %.0f bytes moved per event\n", cfg->seed, cfg->timeout, max_n, BYTES_PER_EVENT);
     int64_t *user = (int64_t *)tut_host_alloc(bytes, "user ids");
@@ -259,8 +245,8 @@ int run_benchmark(const bench_config *cfg)
         cpu_job cpu = {user, ts, (size_t)n, cfg->timeout, got};
         const tut_timing cpu_t = time_cpu(&cpu, n >= 30000000 ? 3 : BATCHES);
         row.cpu_ms = cpu_t.median_ms;
-        copy_job copy = {d_copy, d_events, (size_t)n * 12};
-        const tut_timing copy_t = tut_time_gpu_batched(copy_work, &copy, WARMUP, BATCHES, 0);
+        tut_copy_job copy = {d_copy, d_events, (size_t)n * 12};
+        const tut_timing copy_t = tut_time_gpu_batched(tut_copy_work, &copy, WARMUP, BATCHES, 0);
         row.memcpy_gbps = BYTES_PER_EVENT * (double)n / copy_t.median_ms * 1e-6;
         row.memcpy_ms = copy_t.median_ms;
         print_row(n, "memcpy", copy_t, row.memcpy_gbps, 0);

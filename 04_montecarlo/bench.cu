@@ -99,13 +99,8 @@ static double measure_ceiling(table *t, const char *outdir)
     t->wide = tut_measure_ceiling(TUT_CEILING_INT_MUL_WIDE);
     t->lo = tut_measure_ceiling(TUT_CEILING_INT_MUL_LO);
     t->dram = tut_measure_ceiling(TUT_CEILING_DRAM_COPY);
-    tut_csv *common_csv = tut_ceilings_csv_open(outdir, "ceilings.csv");
     const tut_ceiling *measured[] = {&t->wide, &t->lo, &t->dram};
-    for (int k = 0; k < TUT_COUNT(measured); ++k) {
-        tut_ceiling_print(measured[k]);
-        tut_ceilings_csv_row(common_csv, measured[k]);
-    }
-    tut_csv_close(common_csv);
+    tut_ceilings_report(measured, TUT_COUNT(measured), outdir, "ceilings.csv");
     const double sample_ceiling = t->wide.value / MULTIPLY_RESULTS_PER_SAMPLE;
     printf("  = %.0f G samples/s at %.0f multiply results per sample\n", sample_ceiling,
            MULTIPLY_RESULTS_PER_SAMPLE);

@@ -173,12 +173,8 @@ static void dot_roofline(const char *outdir, size_t n, size_t cub_n, const char 
     const tut_ceiling read = tut_measure_ceiling(TUT_CEILING_DRAM_READ);
     const tut_ceiling fma = tut_measure_ceiling(TUT_CEILING_FP32_FMA);
     printf("\nceilings, measured now:\n");
-    tut_ceiling_print(&read);
-    tut_ceiling_print(&fma);
-    tut_csv *ceilings = tut_ceilings_csv_open(outdir, "ceilings_dot.csv");
-    tut_ceilings_csv_row(ceilings, &read);
-    tut_ceilings_csv_row(ceilings, &fma);
-    tut_csv_close(ceilings);
+    const tut_ceiling *measured[] = {&read, &fma};
+    tut_ceilings_report(measured, TUT_COUNT(measured), outdir, "ceilings_dot.csv");
     tut_csv *csv = tut_roofline_csv_open(outdir, "roofline_dot.csv");
     tut_csv_comment(csv, "n = %zu floats: 8 bytes and 2 flops per element (cub_sum: 4 bytes and "
                          "1 flop per element of a and b as one array)", n);

@@ -32,14 +32,8 @@ static void histogram_roofline(const char *outdir, size_t n, const char *const *
     const tut_ceiling shared_atomic = tut_measure_ceiling(TUT_CEILING_SHARED_ATOMIC);
     const tut_ceiling global_atomic = tut_measure_ceiling(TUT_CEILING_GLOBAL_ATOMIC_SAME);
     printf("\nceilings, measured now:\n");
-    tut_ceiling_print(&read);
-    tut_ceiling_print(&shared_atomic);
-    tut_ceiling_print(&global_atomic);
-    tut_csv *ceilings = tut_ceilings_csv_open(outdir, "ceilings_histogram.csv");
-    tut_ceilings_csv_row(ceilings, &read);
-    tut_ceilings_csv_row(ceilings, &shared_atomic);
-    tut_ceilings_csv_row(ceilings, &global_atomic);
-    tut_csv_close(ceilings);
+    const tut_ceiling *measured[] = {&read, &shared_atomic, &global_atomic};
+    tut_ceilings_report(measured, TUT_COUNT(measured), outdir, "ceilings_histogram.csv");
     printf("the model: %.0f MB to read at %.0f GB/s: no histogram takes less than %.4f ms\n",
            (double)n * 1e-6, read.value, (double)n / tut_ceiling_per_second(&read) * 1e3);
     tut_csv *csv = tut_roofline_csv_open(outdir, "roofline_histogram.csv");

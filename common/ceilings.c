@@ -104,6 +104,17 @@ void tut_ceilings_csv_row(tut_csv *csv, const tut_ceiling *c)
                 tut_ceiling_unit(c->kind), c->value, c->low, c->high, method);
 }
 
+void tut_ceilings_report(const tut_ceiling *const *ceilings, int count, const char *outdir,
+                         const char *name)
+{
+    for (int i = 0; i < count; ++i)
+        tut_ceiling_print(ceilings[i]);
+    tut_csv *csv = tut_ceilings_csv_open(outdir, name);
+    for (int i = 0; i < count; ++i)
+        tut_ceilings_csv_row(csv, ceilings[i]);
+    tut_csv_close(csv);
+}
+
 /* ---- The roofline ---------------------------------------------------------------------- */
 
 double tut_intensity(double bytes, double ops)

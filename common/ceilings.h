@@ -90,6 +90,11 @@ void tut_ceiling_print(const tut_ceiling *c);
 tut_csv *tut_ceilings_csv_open(const char *outdir, const char *name);
 void tut_ceilings_csv_row(tut_csv *csv, const tut_ceiling *c);
 
+/* What every chapter does with the ceilings it measured: prints each (tut_ceiling_print) and
+ * writes them, in this order, to <outdir>/<name> (outdir NULL: prints only). */
+void tut_ceilings_report(const tut_ceiling *const *ceilings, int count, const char *outdir,
+                         const char *name);
+
 /* ---- The roofline (CPU arithmetic) ------------------------------------------------------ */
 
 /* Operations per byte; 0 when bytes is 0. */

@@ -11,6 +11,12 @@
 #include "check.h"
 #include "memory.h"
 
+void tut_copy_work(void *copy_job)
+{
+    const tut_copy_job *c = (const tut_copy_job *)copy_job;
+    CUDA_CHECK(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
+}
+
 double tut_cpu_seconds(void)
 {
     struct timespec ts;

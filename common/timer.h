@@ -12,6 +12,8 @@
 #ifndef TUTORIAL_TIMER_H
 #define TUTORIAL_TIMER_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +37,17 @@ tut_timing tut_time_gpu(tut_work_fn work, void *arg, int warmup, int reps);
  * per call (median, min and max over the batches). calls = 0 picks enough calls for a batch of
  * about 2 ms (at most 1000). */
 tut_timing tut_time_gpu_batched(tut_work_fn work, void *arg, int warmup, int batches, int calls);
+
+/* A device-to-device copy as timed work: what a chapter's kernel is compared with when the bytes
+ * it moves are the same as a copy's, timed by the same function in the same run.
+ *   tut_copy_job copy = {.dst = d_out, .src = d_in, .bytes = bytes};
+ *   tut_timing t = tut_time_gpu_batched(tut_copy_work, &copy, 2, 7, 0); */
+typedef struct {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} tut_copy_job;
+void tut_copy_work(void *copy_job);
 
 /* A monotonic host clock, in seconds, for CPU references and whole-program wall times. */
 double tut_cpu_seconds(void);

@@ -14,18 +14,6 @@
 #define ROD_POINTS (1ull << 24)
 #define ROD_STEPS 20
 
-typedef struct {
-    void *dst;
-    const void *src;
-    size_t bytes;
-} copy_job;
-
-static void run_copy(void *arg)
-{
-    const copy_job *c = (const copy_job *)arg;
-    CUDA_CHECK(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
 static void run_steps(void *job) { heat_run_cooperative((const heat_job *)job); }
 
 static double measure(tut_grader *g)
@@ -38,9 +26,9 @@ static double measure(tut_grader *g)
         return NAN;
     }
     /* The copy reads the rod and writes the other buffer: the bytes of one step. */
-    copy_job copy = {job.b, job.a, ROD_POINTS * sizeof(double)};
+    tut_copy_job copy = {job.b, job.a, ROD_POINTS * sizeof(double)};
     double steps_ms = 0.0, copy_ms = 0.0;
-    tut_grader_time_pair(run_steps, &job, run_copy, &copy, &steps_ms, &copy_ms);
+    tut_grader_time_pair(run_steps, &job, tut_copy_work, &copy, &steps_ms, &copy_ms);
     const double step_ms = steps_ms / ROD_STEPS;
     printf("%llu points: a step %.2f us (grid.sync() kernel, %zu blocks), a copy of the rod "
            "%.2f us (%.0f GB/s read + write)\n",

@@ -20,7 +20,7 @@ static double measure(tut_grader *g)
     grading_copy copy = grading_copy_alloc(&d);
     grading_timed timed = {&cub_scan_variant, &d.job};
     double scan_ms = 0.0, copy_ms = 0.0;
-    tut_grader_time_pair(grading_run_variant, &timed, grading_run_copy, &copy, &scan_ms,
+    tut_grader_time_pair(grading_run_variant, &timed, tut_copy_work, &copy, &scan_ms,
                          &copy_ms);
     printf("%d events: CUB scan %.3f ms, copy of 24 bytes per event %.3f ms (%.0f GB/s)\n",
            EVENTS, scan_ms, copy_ms, 24.0 * EVENTS / copy_ms * 1e-6);

@@ -112,12 +112,6 @@ grading_copy grading_copy_alloc(const grading_device_job *d)
 
 void grading_copy_free(grading_copy *c) { tut_device_free(c->dst); }
 
-void grading_run_copy(void *copy)
-{
-    const grading_copy *c = (const grading_copy *)copy;
-    CUDA_CHECK(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
 void grading_run_variant(void *timed)
 {
     const grading_timed *t = (const grading_timed *)timed;
@@ -135,7 +129,7 @@ int grading_speed(tut_grader *g, const session_variant *v, int64_t n, double bar
     grading_copy copy = grading_copy_alloc(&d);
     grading_timed timed = {v, &d.job};
     double variant_ms = 0.0, copy_ms = 0.0;
-    tut_grader_time_pair(grading_run_variant, &timed, grading_run_copy, &copy, &variant_ms,
+    tut_grader_time_pair(grading_run_variant, &timed, tut_copy_work, &copy, &variant_ms,
                          &copy_ms);
     /* Both as G events/s: the copy moves the 24 bytes of an event in copy_ms / n. */
     const int ok = tut_grader_speed_verdict(v->name, n / variant_ms * 1e-6,

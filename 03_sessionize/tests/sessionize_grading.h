@@ -47,15 +47,11 @@ grading_device_job grading_upload(const session_variant *v, const graded_events 
 void grading_device_free(grading_device_job *d);
 
 /* A device-to-device copy of the 24 bytes per event a single pass moves (12 read + 12 written,
- * as the chapter's benchmark): the ceiling's work function and its argument. */
-typedef struct {
-    void *dst;
-    const void *src;
-    size_t bytes;
-} grading_copy;
+ * as the chapter's benchmark), timed as tut_copy_work (timer.h). */
+typedef tut_copy_job grading_copy;
 grading_copy grading_copy_alloc(const grading_device_job *d);
 void grading_copy_free(grading_copy *c);
-void grading_run_copy(void *copy);
+
 typedef struct {
     const session_variant *variant;
     const session_job *job;

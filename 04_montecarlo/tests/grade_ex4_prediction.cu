@@ -14,18 +14,6 @@
 #define SAMPLES (1ull << 30)
 #define CHUNK (1ull << 28)
 
-typedef struct {
-    void *dst;
-    const void *src;
-    size_t bytes;
-} copy_job;
-
-static void run_copy(void *arg)
-{
-    const copy_job *c = (const copy_job *)arg;
-    CUDA_CHECK(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
 static void run_library(void *job) { mc_library_run((mc_library_job *)job); }
 
 static double measure(tut_grader *g)
@@ -35,10 +23,10 @@ static double measure(tut_grader *g)
     p.b = 2.0;
     mc_library_job job;
     mc_library_create(&job, &p, CHUNK);
-    copy_job copy = {tut_device_alloc(CHUNK * sizeof(float), "copy destination"), job.uniforms,
+    tut_copy_job copy = {tut_device_alloc(CHUNK * sizeof(float), "copy destination"), job.uniforms,
                      CHUNK * sizeof(float)};
     double library_ms = 0.0, copy_ms = 0.0;
-    tut_grader_time_pair(run_library, &job, run_copy, &copy, &library_ms, &copy_ms);
+    tut_grader_time_pair(run_library, &job, tut_copy_work, &copy, &library_ms, &copy_ms);
     const double per_sample = library_ms / SAMPLES, per_float = copy_ms / CHUNK;
     printf("library pipeline: %.3f ms for 2^30 samples (%.0f G samples/s); copy: %.3f ms for "
            "2^28 floats (%.0f GB/s read + write)\n",

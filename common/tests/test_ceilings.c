@@ -110,11 +110,10 @@ static void test_csv_rows(void)
     tut_ceiling dram = {.kind = TUT_CEILING_DRAM_COPY, .value = 3000.0, .low = 2990.0,
                         .high = 3010.0};
     snprintf(dram.method, sizeof dram.method, "copy, 256 MiB");
-    tut_csv *csv = tut_ceilings_csv_open(dir, "ceilings.csv");
-    tut_ceilings_csv_row(csv, &dram);
-    tut_csv_close(csv);
+    const tut_ceiling *measured[] = {&dram};
+    tut_ceilings_report(measured, 1, dir, "ceilings.csv"); /* prints it, writes the file */
 
-    csv = tut_roofline_csv_open(dir, "roofline.csv");
+    tut_csv *csv = tut_roofline_csv_open(dir, "roofline.csv");
     const tut_roofline_point p = {.kernel = "copy", .bytes = 3e9, .ops = 1e9, .op_unit = "flop",
                                   .seconds = 2e-3, .memory = &dram, .compute = NULL};
     tut_roofline_csv_row(csv, &p);
