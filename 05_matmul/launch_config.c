@@ -37,6 +37,11 @@ int matmul_tensor_cores(const tut_device_info *dev)
     return tut_device_has_cc(dev, 8, 0);
 }
 
+int matmul_hopper(const tut_device_info *dev)
+{
+    return dev->major == 9 && dev->minor == 0;
+}
+
 static long long grid_blocks(pipelined_tile tile, int M, int N)
 {
     const long long rows = (M + (long long)tiles[tile].rows - 1) / tiles[tile].rows;

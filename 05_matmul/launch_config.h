@@ -48,6 +48,20 @@ extern "C" {
 #define MMA_SHARED_BYTES \
     ((size_t)4 * MMA_STAGES * (MMA_BM * (MMA_BK + 4) + MMA_BK * (MMA_BN + 8)))
 
+/* Steps 15-16, wgmma fed by TMA (13_wgmma_tf32.cu, compute capability 9.0 only): 384 threads
+ * (one warpgroup copying, two multiplying), WGMMA_STAGES stages of 48 KiB (a 256 x 32 strip of A
+ * and a 32 x 128 strip of B; for 3xTF32 two 128 x 32 strips of A) in dynamic shared memory,
+ * 1 KiB to align them and 2 barriers per stage: 197,696 bytes, one block per SM. */
+#define WGMMA_THREADS 384
+#define WGMMA_STAGES 4
+#define WGMMA_STAGE_BYTES 49152
+#define WGMMA_SHARED_BYTES \
+    ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8)
+
+/* 1 if the GPU is compute capability 9.0 (an H100 or H200, or one emulated): steps 15-16 run
+ * there (their code is sm_90a, which runs on 9.0 alone); elsewhere "needs 9.0". */
+int matmul_hopper(const tut_device_info *dev);
+
 /* 1 if the GPU has TF32 tensor cores (compute capability 8.0, emulated if so): steps 12-14 run
  * there; elsewhere the driver skips them with "needs 8.0". */
 int matmul_tensor_cores(const tut_device_info *dev);

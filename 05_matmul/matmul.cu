@@ -139,6 +139,13 @@ static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t 
                  dev->emulated[0] ? ")" : "");
         return 0;
     }
+    if (v->hopper && !matmul_hopper(dev)) {
+        snprintf(why, len, "needs 9.0 (wgmma and TMA, code for sm_90a: an H100 or H200); this "
+                 "GPU has %d.%d%s%s%s", dev->major, dev->minor,
+                 dev->emulated[0] ? " (the limits of a " : "", dev->emulated,
+                 dev->emulated[0] ? ")" : "");
+        return 0;
+    }
     if (!v->info)
         return 1;
     const matmul_kernel_info k = v->info();
@@ -515,8 +522,9 @@ static int run_bench(const int *selected, int nsel, run_options *o, const char *
     tut_csv_close(o->csv);
     /* 4. Precision at 2048^3, inputs in [0, 1) (no cancellation: relative errors mean something),
      * against float64 on sampled rows: FP32, TF32 and 3xTF32 side by side. */
-    static const char *const precise[] = {"cublas", "kahan", "pipelined", "cublas_tf32",
-                                          "wmma_tf32", "mma_tf32", "mma_3xtf32"};
+    static const char *const precise[] = {"cublas",     "kahan",      "pipelined",
+                                          "cublas_tf32", "wmma_tf32", "mma_tf32",
+                                          "mma_3xtf32", "wgmma_tf32", "wgmma_3xtf32"};
     int prec[MATMUL_VARIANT_COUNT], nprec = 0;
     for (int s = 0; s < nsel; ++s)
         for (int p = 0; p < TUT_COUNT(precise); ++p)
@@ -644,5 +652,8 @@ int main(int argc, char **argv)
         ok &= run_bench(selected, nsel, &o, outdir);
     }
     cublas_matmul_destroy();
+#ifndef MATMUL_ABLATIONS
+    wgmma_release();
+#endif
     return tut_finish(ok);
 }

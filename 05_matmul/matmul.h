@@ -71,10 +71,15 @@ void launch_pipelined(const matmul_args *a);       /* 10_pipelined.cu: N, K % 4 
 void launch_wmma_tf32(const matmul_args *a);       /* 11_wmma_tf32.cu: N, K % 4 == 0 */
 void launch_mma_tf32(const matmul_args *a);        /* 12_mma_tf32.cu: N, K % 4 == 0 */
 void launch_mma_3xtf32(const matmul_args *a);      /* 12_mma_tf32.cu: N, K % 4 == 0 */
+void launch_wgmma_tf32(const matmul_args *a);      /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
+void launch_wgmma_3xtf32(const matmul_args *a);    /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
+void wgmma_release(void); /* frees step 16's split copies of A */
 /* Their kernels and blocks (matmul_kernel_info). */
 matmul_kernel_info info_wmma_tf32(void);
 matmul_kernel_info info_mma_tf32(void);
 matmul_kernel_info info_mma_3xtf32(void);
+matmul_kernel_info info_wgmma_tf32(void);
+matmul_kernel_info info_wgmma_3xtf32(void);
 matmul_kernel_info info_naive_strided(void);
 matmul_kernel_info info_naive(void);
 matmul_kernel_info info_kahan(void);

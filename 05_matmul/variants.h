@@ -18,6 +18,7 @@ typedef struct {
     int tf32;  /* TF32 inputs: checked against the TF32 bound (matmul_tf32_bound), reported as
                   a share of cuBLAS TF32 (which must come before them in the table) */
     int tensor_cores; /* needs TF32 tensor cores (compute capability 8.0): skipped below */
+    int hopper; /* needs compute capability 9.0 (wgmma, TMA; code built for sm_90a alone) */
     int slow;  /* the early steps: skipped by the size sweep */
     int sweep; /* drawn in the GFLOP/s-vs-size plot */
     /* The kernel and block the driver checks against the GPU before running it (a configuration
@@ -72,6 +73,10 @@ static const matmul_variant matmul_variants[] = {
      .layout = FLOAT4_ROWS, .tf32 = 1, .tensor_cores = 1, .sweep = 1, .info = info_mma_tf32},
     {.name = "mma_3xtf32", .launch = launch_mma_3xtf32,
      .layout = FLOAT4_ROWS, .tensor_cores = 1, .sweep = 1, .info = info_mma_3xtf32},
+    {.name = "wgmma_tf32", .launch = launch_wgmma_tf32, .layout = FLOAT4_ROWS, .tf32 = 1,
+     .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_tf32},
+    {.name = "wgmma_3xtf32", .launch = launch_wgmma_3xtf32, .layout = FLOAT4_ROWS,
+     .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_3xtf32},
 };
 #else
 /* The benchmark-only program matmul_ablations: steps 10 and 11 beside their configurations with

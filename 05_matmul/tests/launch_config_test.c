@@ -7,7 +7,8 @@
  *      configuration with the most blocks per SM; cp.async exactly from compute capability 8.0;
  *      and on an H100/H200 the same choice as the rule the committed timings were taken with;
  *   3. every benchmark size fits the GPU's memory, with room for padded copies;
- *   4. the tensor-core kernels: skipped below compute capability 8.0, fitting from there on.
+ *   4. the tensor-core kernels: skipped below compute capability 8.0, fitting from there on;
+ *   5. the wgmma kernels: run on compute capability 9.0 alone, one block per SM.
  * Prints a table per GPU. */
 #include <stdio.h>
 #include <string.h>
@@ -262,6 +263,24 @@ static void check_tensor_cores(const tut_device_info *gpu)
     }
 }
 
+/* 5. The wgmma kernel (steps 15-16): skipped unless compute capability 9.0; there it fits, one
+ * block per SM (168 registers, as the compiler reports for sm_90a; 197,696 bytes of shared). */
+static void check_wgmma(const tut_device_info *gpu)
+{
+    if (!matmul_hopper(gpu)) {
+        EXPECT(!(gpu->major == 9 && gpu->minor == 0));
+        printf("  wgmma kernels skipped here: needs 9.0\n");
+        return;
+    }
+    const tut_kernel_use use = {.threads = WGMMA_THREADS, .regs_per_thread = 168,
+                                .static_shared = 0, .dynamic_shared = WGMMA_SHARED_BYTES};
+    char why[200];
+    EXPECT(tut_kernel_fits(gpu, use, why, sizeof why));
+    EXPECT(tut_blocks_per_sm(gpu, use) == 1);
+    printf("  %-22s %d block/SM (limited by %s)\n", "wgmma_tf32, 3xtf32",
+           tut_blocks_per_sm(gpu, use), tut_occupancy_limiter(gpu, use));
+}
+
 /* 3. The benchmark's largest problem (8192^3: 768 MiB) fits with room for padded copies. */
 static void check_memory(const tut_device_info *gpu)
 {
@@ -277,6 +296,7 @@ int main(void)
     EXPECT(PL_SHARED(128, 8, 4) == 24832 && PL_SHARED(128, 32, 2) == 66560);
     /* The tensor-core kernels' shared memory against the compiler's figures. */
     EXPECT(WMMA_SHARED_BYTES == 35328 && MMA_SHARED_BYTES == 75776);
+    EXPECT(WGMMA_SHARED_BYTES == 197696);
     for (int i = 0; i < tut_gpu_profile_count(); ++i) {
         const tut_device_info *gpu = tut_gpu_profile_at(i);
         const int c = cubin_of(gpu);
@@ -286,6 +306,7 @@ int main(void)
         check_kernels(gpu);
         check_pipelined(gpu);
         check_tensor_cores(gpu);
+        check_wgmma(gpu);
         check_memory(gpu);
     }
     check_hopper_unchanged();

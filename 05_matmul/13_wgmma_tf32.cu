@@ -1,0 +1,510 @@
+/* Steps 15 and 16: Hopper's own tensor-core path. wgmma (warpgroup MMA: four warps, one
+ * instruction, a 64 x 128 product) fed by TMA (the tensor memory accelerator: one thread asks
+ * for a whole 2D tile, the copy engine fetches it, zero-fills what lies outside the matrix and
+ * says when it has landed), with one warpgroup copying and two multiplying. TF32 (step 15) and
+ * 3xTF32 (step 16) on the same FP32 inputs as steps 13 and 14.
+ *
+ * What changes against 12_mma_tf32.cu (mma.sync: one warp, 16 x 8 x 8, operands in registers):
+ *   - wgmma.mma_async reads its B operand straight from shared memory through a 64-bit
+ *     "matrix descriptor" (address, row-group stride, swizzle) and runs asynchronously: the
+ *     warpgroup issues it, goes on, and waits (wgmma.wait_group) before touching the result.
+ *   - TF32 wgmma wants both operands "K-major" (K the contiguous index), and our B (K x N,
+ *     row-major) is N-major. So the roles are swapped: the kernel computes C^T = B^T A^T. wgmma's
+ *     B operand is our A (M x K, K-major: TMA copies its tiles as they are); wgmma's A operand is
+ *     our B, which it may take from registers in any layout we load it in: each thread reads its
+ *     values of B from shared memory, rounds them to TF32, and hands them over in registers.
+ *   - TMA writes every tile in the 128-byte swizzle (16-byte chunk c of row r lands at chunk
+ *     c ^ (r % 8)) that wgmma's descriptor expects; the same swizzle makes our loads of B
+ *     conflict-free once we choose which columns of B each thread holds (load_b_fragments).
+ *   - Warp specialization: warpgroup 0 only copies (one thread issues TMA), warpgroups 1 and 2
+ *     only multiply; mbarriers say "stage full" (TMA counts the bytes in) and "stage free" (each
+ *     multiplying warp arrives when its wgmmas are done with it).
+ * The TF32 rounding: our B is rounded to nearest by the thread that loads it; our A goes from
+ * TMA to the tensor core untouched, which reads the top 19 bits (truncation). The TF32 bound of
+ * matmul_tf32_bound already allows for truncation of both inputs.
+ * Step 16 (TERMS = 3): B is split into big + small as it is loaded (as in step 14); A is split
+ * once per call by split_kernel into two matrices, a_big (rounded to TF32) and a_small
+ * (= a - a_big), both copied by TMA; three wgmma per k step, a_big b_small, a_small b_big and
+ * a_big b_big, each K strip summed in a fresh accumulator and added to the running sum in FP32.
+ * Needs compute capability 9.0 and code built for sm_90a (CMakeLists.txt builds this file for
+ * sm_90a alone); the driver skips it elsewhere, saying why. N and K must be multiples of 4 (TMA
+ * rows are multiples of 16 bytes; the driver pads other sizes); any M, N, K within that. */
+#include <cuda.h> /* CUtensorMap and its enums; the driver function comes via the runtime */
+
+#include "tutorial.h"
+#include "launch_config.h"
+#include "matmul.h"
+
+/* WGMMA_THREADS (3 warpgroups), WGMMA_STAGES, WGMMA_STAGE_BYTES and WGMMA_SHARED_BYTES are in
+ * launch_config.h, where the CPU test checks them against every GPU of the table. */
+#define WG_THREADS 128            /* a warpgroup: 4 warps; warpgroup 0 copies, 1 and 2 multiply */
+#define WG_BN 128                 /* columns of C per block: 64 per multiplying warpgroup */
+#define WG_BK 32                  /* K strip: 32 floats = one 128-byte swizzled row */
+#define WGMMA_N 128               /* rows of A per wgmma (its "N": our M) */
+#define GROUP_ROWS 8              /* block rows taken together, for L2 (12_mma_tf32.cu) */
+
+/* Rows of C (of A) per block: 256 for TF32 (two wgmma per k step), 128 for 3xTF32 (whose
+ * stages hold two tiles of A, and which keeps a second set of accumulators). */
+#define WG_BM(terms) ((terms) == 1 ? 256 : 128)
+#define A_TILE_BYTES(terms) (WG_BM(terms) * WG_BK * 4)
+#define B_TILE_BYTES (WG_BK * WG_BN * 4)                      /* 4 boxes of 32 x 32 floats */
+
+static_assert(A_TILE_BYTES(1) + B_TILE_BYTES == WGMMA_STAGE_BYTES &&
+                  2 * A_TILE_BYTES(3) + B_TILE_BYTES == WGMMA_STAGE_BYTES,
+              "a stage holds the A strip(s) and the B strip, as launch_config.h counts them");
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+static __device__ __forceinline__ unsigned shared_address(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* ---- mbarriers: "stage full" and "stage free" --------------------------------------------- */
+
+static __device__ __forceinline__ void barrier_init(unsigned long long *bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)),
+                 "r"(count));
+}
+
+/* The copying thread's arrival, announcing how many bytes TMA will count in. */
+static __device__ __forceinline__ void barrier_expect_bytes(unsigned long long *bar, int bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                     shared_address(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+static __device__ __forceinline__ void barrier_arrive(unsigned long long *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar))
+                 : "memory");
+}
+
+/* Waits until the barrier's phase of this parity has completed (a fresh barrier counts its
+ * phase before the first as completed: parity 1 passes at once). */
+static __device__ __forceinline__ void barrier_wait(unsigned long long *bar, int parity)
+{
+    asm volatile("{\n .reg .pred done;\n"
+                 "wait_%=:\n"
+                 " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 " @!done bra wait_%=;\n}" ::"r"(shared_address(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* ---- TMA: one 2D tile, global to shared, completion counted on a barrier ------------------ */
+
+static __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, int col,
+                                                int row, unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(dst)),
+                 "l"(map), "r"(col), "r"(row), "r"(shared_address(bar))
+                 : "memory");
+}
+
+/* ---- wgmma ------------------------------------------------------------------------------- */
+
+/* The descriptor of a K-major tile in the 128-byte swizzle: rows of 128 bytes, groups of 8 rows
+ * 1024 bytes apart (bits 32-45, in 16-byte units), swizzle mode 1 = 128 bytes (bits 62-63), the
+ * start address in 16-byte units (bits 0-13); the leading-dimension offset (bits 16-29) is not
+ * used by this layout. The tile starts 1024-byte aligned; k step j starts 32 j bytes in. */
+static __device__ __forceinline__ unsigned long long tile_descriptor(const void *tile)
+{
+    const unsigned long long address = (shared_address(tile) & 0x3ffff) >> 4;
+    return address | (1ull << 16) | ((1024ull >> 4) << 32) | (1ull << 62);
+}
+
+/* d (64 x 128, FP32) = a (64 x 8, TF32, registers) b (8 x 128, TF32, shared) + (accumulate ?
+ * d : 0), for the warpgroup. Thread t of the warpgroup holds rows 16 (t / 32) + (t % 32) / 4
+ * (+ 8) of d, columns 8 j + 2 (t % 4) (+ 1) for j = 0 .. 15: 64 values. */
+static __device__ __forceinline__ void wgmma_tf32(float d[64], const unsigned a[4],
+                                                  unsigned long long b, int accumulate)
+{
+    asm volatile(
+        "{\n .reg .pred acc;\n setp.ne.b32 acc, %69, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+        "{%64, %65, %66, %67}, %68, acc, 1, 1;\n}"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]),
+          "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]),
+          "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),
+          "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+          "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
+          "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]),
+          "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]),
+          "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
+}
+
+/* Orders this thread's register writes before the wgmma that read them (the accumulators,
+ * the fragments of B). */
+static __device__ __forceinline__ void wgmma_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+
+static __device__ __forceinline__ void wgmma_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+
+/* Waits for every committed wgmma of this warp, then makes the compiler treat d as written. */
+static __device__ __forceinline__ void wgmma_wait_all(float *d, int n)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < n; ++i)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* ---- TF32 -------------------------------------------------------------------------------- */
+
+/* Rounded to nearest TF32 (ties away; infinities and NaN unchanged): 12_mma_tf32.cu's rule. */
+static __device__ __forceinline__ unsigned round_tf32(float x)
+{
+    const unsigned bits = __float_as_uint(x);
+    return isfinite(x) ? (bits + 0x1000u) & 0xffffe000u : bits;
+}
+
+/* ---- Which columns of B (rows of wgmma's A) each thread holds ---------------------------- */
+
+/* wgmma's A fragment (as mma.sync's, 12_mma_tf32.cu): lane l of warp w holds rows
+ * 16 w + l / 4 (+ 8) and columns (k) l % 4 (+ 4). Row r of the multiplying warpgroup may stand
+ * for any column of our B, as long as the store (store_tile) maps it back the same way. The
+ * plain choice (row r = column r) makes the 8 lanes of one k read 8 consecutive floats, and
+ * with the swizzle two of the four k rows hit the same 8 banks. This choice puts the lanes of
+ * one k in 16-byte chunks {c, c + 4} of the swizzled 128-byte row: after the XOR with the row
+ * (k % 8) the four k rows use four different pairs of chunks, all 32 banks, conflict-free.
+ * Returns the column, 0 .. 63, within the warpgroup's 64: box (32 columns) w / 2, chunk
+ * 2 (w % 2) + r / 8 + 4 ((r % 8) / 4), word r % 4. */
+static __device__ __forceinline__ int column_of_row(int warp, int r)
+{
+    const int chunk = 2 * (warp % 2) + r / 8 + 4 * ((r % 8) / 4);
+    return (warp / 2) * 32 + chunk * 4 + r % 4;
+}
+
+/* Element (k, column) of the B stage: 4 TMA boxes of 32 rows (k) x 32 columns, 128-byte
+ * swizzled. */
+static __device__ __forceinline__ float b_element(const float *b_stage, int k, int column)
+{
+    const int chunk = (column % 32) / 4 ^ (k % 8);
+    return b_stage[(column / 32) * 1024 + k * 32 + chunk * 4 + column % 4];
+}
+
+/* The TF32 fragments of the warp's 16 rows (columns of our B) for k steps 0 .. 3 of the strip:
+ * frag[j][i] holds (k = 8 j + l % 4 + 4 (i / 2), row l / 4 + 8 (i % 2)). For 3xTF32, also the
+ * small parts (small != NULL). */
+static __device__ __forceinline__ void load_b_fragments(unsigned big[4][4], unsigned small[4][4],
+                                                        const float *b_stage, int group,
+                                                        int warp, int lane)
+{
+#pragma unroll
+    for (int j = 0; j < WG_BK / 8; ++j) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int k = 8 * j + lane % 4 + 4 * (i / 2), r = lane / 4 + 8 * (i % 2);
+            const float x = b_element(b_stage, k, 64 * group + column_of_row(warp, r));
+            big[j][i] = round_tf32(x);
+            if (small)
+                small[j][i] = round_tf32(x - __uint_as_float(big[j][i]));
+        }
+    }
+}
+
+/* The warpgroup's result into C: value i of column group j is wgmma row 16 w + l / 4 + 8 (i / 2)
+ * (our column, through column_of_row) and wgmma column 8 j + 2 (l % 4) + i % 2 (our row). */
+static __device__ __forceinline__ void store_tile(const float d[64], float *C, size_t ldc, int M,
+                                                  int N, int row0, int col0, int warp, int lane)
+{
+#pragma unroll
+    for (int j = 0; j < WGMMA_N / 8; ++j) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int row = row0 + 8 * j + 2 * (lane % 4) + i % 2;
+#ifdef TUT_MUTANT_MATMUL_WGMMA_PLAIN_COLUMNS
+            /* MUTANT: row r stored as column r, not the column load_b_fragments gave it */
+            const int col = col0 + 16 * warp + lane / 4 + 8 * (i / 2);
+#else
+            const int col = col0 + column_of_row(warp, lane / 4 + 8 * (i / 2));
+#endif
+            if (row < M && col < N)
+                C[(size_t)row * ldc + col] = d[4 * j + i];
+        }
+    }
+}
+
+/* Which tile of C this block computes: blocks in groups of GROUP_ROWS block rows, column by
+ * column (as in 12_mma_tf32.cu), so that the blocks resident together share rows of A and
+ * columns of B in L2. */
+static __device__ __forceinline__ void block_position(int block_rows, int *row0, int *col0)
+{
+    const int rows_of_blocks = (int)gridDim.y;
+    const int per_group = GROUP_ROWS * (int)gridDim.x;
+    const int b = blockIdx.y * (int)gridDim.x + blockIdx.x;
+    const int first = b / per_group * GROUP_ROWS;
+    const int rows = rows_of_blocks - first < GROUP_ROWS ? rows_of_blocks - first : GROUP_ROWS;
+    *row0 = (first + b % per_group % rows) * block_rows;
+    *col0 = (b % per_group / rows) * WG_BN;
+}
+
+#endif /* sm_90a */
+
+/* TERMS = 1: TF32 (step 15), a = our A. TERMS = 3: 3xTF32 (step 16), a = a_big, a_small its
+ * small parts (split_kernel). */
+template <int TERMS>
+__global__ void __launch_bounds__(WGMMA_THREADS, 1)
+wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
+                  const __grid_constant__ CUtensorMap a_small_map,
+                  const __grid_constant__ CUtensorMap b_map, int M, int N, int K, float *C,
+                  size_t ldc)
+{
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    constexpr int BM = WG_BM(TERMS);
+    extern __shared__ unsigned char shared_raw[];
+    /* Stages 1024-byte aligned (the swizzle repeats every 8 rows of 128 bytes), barriers after. */
+    unsigned char *stages =
+        (unsigned char *)(((size_t)shared_raw + 1023) & ~(size_t)1023);
+    unsigned long long *full = (unsigned long long *)(stages + WGMMA_STAGES * WGMMA_STAGE_BYTES);
+    unsigned long long *free_ = full + WGMMA_STAGES;
+
+    const int group = threadIdx.x / WG_THREADS, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+    int row0, col0;
+    block_position(BM, &row0, &col0);
+    const int strips = (K + WG_BK - 1) / WG_BK;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WGMMA_STAGES; ++s) {
+            barrier_init(&full[s], 1);     /* the copying thread's arrival (+ TMA's bytes) */
+            barrier_init(&free_[s], 8);    /* one arrival per multiplying warp */
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+
+    if (group == 0) {
+        /* The copying warpgroup gives registers to the multiplying ones. */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (threadIdx.x == 0) {
+            for (int s = 0; s < strips; ++s) {
+                const int slot = s % WGMMA_STAGES;
+#ifdef TUT_MUTANT_MATMUL_WGMMA_NO_FREE_WAIT
+                /* MUTANT: no wait: TMA refills a stage that warps may still be reading */
+#else
+                barrier_wait(&free_[slot], (s / WGMMA_STAGES + 1) % 2);
+#endif
+                unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
+                barrier_expect_bytes(&full[slot], WGMMA_STAGE_BYTES);
+                tma_load(stage, &a_map, s * WG_BK, row0, &full[slot]);
+                if (TERMS == 3)
+                    tma_load(stage + A_TILE_BYTES(TERMS), &a_small_map, s * WG_BK, row0,
+                             &full[slot]);
+                unsigned char *b_stage = stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS);
+                for (int box = 0; box < WG_BN / 32; ++box)
+                    tma_load(b_stage + box * 4096, &b_map, col0 + 32 * box, s * WG_BK,
+                             &full[slot]);
+            }
+        }
+        return;
+    }
+
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    const int mg = group - 1; /* which 64 columns of the block tile */
+    float acc[BM / WGMMA_N][64];
+    float part[64]; /* 3xTF32: one strip's sum */
+#pragma unroll
+    for (int h = 0; h < BM / WGMMA_N; ++h)
+#pragma unroll
+        for (int i = 0; i < 64; ++i)
+            acc[h][i] = 0.0f;
+
+    for (int s = 0; s < strips; ++s) {
+        const int slot = s % WGMMA_STAGES;
+        barrier_wait(&full[slot], (s / WGMMA_STAGES) % 2);
+        const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
+        const float *b_stage =
+            (const float *)(stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS));
+        unsigned big[4][4], small[4][4];
+        load_b_fragments(big, TERMS == 3 ? small : NULL, b_stage, mg, warp, lane);
+        wgmma_fence();
+#pragma unroll
+        for (int j = 0; j < WG_BK / 8; ++j) {
+            if (TERMS == 1) {
+#pragma unroll
+                for (int h = 0; h < BM / WGMMA_N; ++h)
+                    wgmma_tf32(acc[h], big[j],
+                               tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
+            } else {
+                const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
+                /* The small products first, into a fresh sum for this strip (step 14). */
+#ifdef TUT_MUTANT_MATMUL_WGMMA_3XTF32_TWO_TERMS
+                /* MUTANT: without a_small b_big, the error of A's rounding to TF32 stays */
+                (void)a_small;
+                wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), j > 0);
+#else
+                wgmma_tf32(part, big[j], tile_descriptor(a_small + 32 * j), j > 0);
+                wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), 1);
+#endif
+                wgmma_tf32(part, big[j], tile_descriptor(stage + 32 * j), 1);
+            }
+        }
+        wgmma_commit();
+        if (TERMS == 1)
+            wgmma_wait_all(&acc[0][0], BM / WGMMA_N * 64);
+        else
+            wgmma_wait_all(part, 64);
+        /* This warp is done with the stage: its copies may be overwritten. */
+        if (lane == 0)
+            barrier_arrive(&free_[slot]);
+        if (TERMS == 3)
+#pragma unroll
+            for (int i = 0; i < 64; ++i)
+                acc[0][i] += part[i];
+    }
+#pragma unroll
+    for (int h = 0; h < BM / WGMMA_N; ++h)
+        store_tile(acc[h], C, ldc, M, N, row0 + h * WGMMA_N, col0 + 64 * mg, warp, lane);
+#endif
+}
+
+/* Step 16's preparation: a_big = a rounded to TF32, a_small = a - a_big (exact in FP32), for
+ * the rows and the lda-wide rows of A. */
+__global__ void split_kernel(const float *a, float *a_big, float *a_small, size_t count)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const float x = a[i];
+        const unsigned bits = __float_as_uint(x);
+        const float big = isfinite(x) ? __uint_as_float((bits + 0x1000u) & 0xffffe000u) : x;
+        a_big[i] = big;
+        a_small[i] = isfinite(x) ? x - big : 0.0f;
+    }
+}
+
+/* ---- Host side ---------------------------------------------------------------------------- */
+
+/* cuTensorMapEncodeTiled is a driver function; the runtime hands it over, so the program needs
+ * no link to libcuda (which a machine without a GPU lacks). */
+typedef CUresult (*encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                    const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                    const cuuint32_t *, CUtensorMapInterleave,
+                                    CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                    CUtensorMapFloatOOBfill);
+
+static encode_tiled_fn tensor_map_encoder(void)
+{
+    static encode_tiled_fn encode = NULL;
+    if (!encode) {
+        void *fn = NULL;
+        cudaDriverEntryPointQueryResult found;
+#if CUDART_VERSION >= 12050
+        CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                    cudaEnableDefault, &found));
+#else
+        CUDA_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault,
+                                           &found));
+#endif
+        if (found != cudaDriverEntryPointSuccess || !fn) {
+            fprintf(stderr, "matmul_demo: the driver has no cuTensorMapEncodeTiled\n");
+            exit(1);
+        }
+        encode = (encode_tiled_fn)fn;
+    }
+    return encode;
+}
+
+/* The map of a row-major rows x cols matrix (rows ld floats apart) in boxes of box_rows x
+ * box_cols, 128-byte swizzled, zero outside the matrix. */
+static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, int box_rows,
+                            int box_cols)
+{
+    CUtensorMap map;
+    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    const cuuint64_t strides[1] = {(cuuint64_t)ld * sizeof(float)};
+    const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
+    const cuuint32_t steps[2] = {1, 1};
+    const CUresult r = tensor_map_encoder()(
+        &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides, box, steps,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "matmul_demo: cuTensorMapEncodeTiled failed (error %d) for a %d x %d "
+                "matrix, rows %zu floats apart\n", (int)r, rows, cols, ld);
+        exit(1);
+    }
+    return map;
+}
+
+/* Step 16's split copies of A, kept between calls (grown when a larger A comes). */
+static float *split_a = NULL;
+static size_t split_floats = 0;
+
+void wgmma_release(void)
+{
+    if (split_a)
+        CUDA_CHECK(cudaFree(split_a));
+    split_a = NULL;
+    split_floats = 0;
+}
+
+static matmul_kernel_info info_of(const void *kernel)
+{
+    const matmul_kernel_info info = {
+        .kernel = kernel, .threads = WGMMA_THREADS, .dynamic_shared = WGMMA_SHARED_BYTES};
+    return info;
+}
+
+matmul_kernel_info info_wgmma_tf32(void)
+{
+    return info_of((const void *)wgmma_tf32_kernel<1>);
+}
+
+matmul_kernel_info info_wgmma_3xtf32(void)
+{
+    return info_of((const void *)wgmma_tf32_kernel<3>);
+}
+
+template <int TERMS>
+static void launch(const matmul_args *a)
+{
+    const int BM = WG_BM(TERMS);
+    const CUtensorMap b_map = tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32);
+    CUtensorMap a_map, a_small_map;
+    if (TERMS == 1) {
+        a_map = tile_map(a->A, a->M, a->K, a->lda, BM, WG_BK);
+        a_small_map = a_map; /* not read */
+    } else {
+        const size_t count = (size_t)a->M * a->lda;
+        if (count * 2 > split_floats) {
+            wgmma_release();
+            CUDA_CHECK(cudaMalloc(&split_a, count * 2 * sizeof(float)));
+            split_floats = count * 2;
+        }
+        split_kernel<<<1024, 256>>>(a->A, split_a, split_a + count, count);
+        LAUNCH_CHECK();
+        a_map = tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK);
+        a_small_map = tile_map(split_a + count, a->M, a->K, a->lda, BM, WG_BK);
+    }
+    dim3 grid((a->N + WG_BN - 1) / WG_BN, (a->M + BM - 1) / BM);
+    wgmma_tf32_kernel<TERMS><<<grid, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
+        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc);
+    LAUNCH_CHECK();
+}
+
+void launch_wgmma_tf32(const matmul_args *a)
+{
+    launch<1>(a);
+}
+
+void launch_wgmma_3xtf32(const matmul_args *a)
+{
+    launch<3>(a);
+}
