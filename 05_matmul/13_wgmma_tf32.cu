@@ -19,11 +19,11 @@
  *   - Warp specialization: warpgroup 0 only copies (one thread issues TMA), warpgroups 1 and 2
  *     only multiply; mbarriers say "stage full" (TMA counts the bytes in) and "stage free" (each
  *     multiplying warp arrives when its wgmmas are done with it).
- * The TF32 rounding: our B is rounded to nearest by the thread that loads it; our A goes from
- * TMA to the tensor core untouched, which reads the top 19 bits (truncation). The TF32 bound of
- * matmul_tf32_bound already allows for truncation of both inputs.
+ * The TF32 rounding: our B is rounded to nearest by the thread that loads it; TMA hands our A to
+ * the tensor core untouched, which would truncate it (it reads the top 19 bits), so split_kernel
+ * first writes a copy of A rounded to nearest, once per call.
  * Step 16 (TERMS = 3): B is split into big + small as it is loaded (as in step 14); A is split
- * once per call by split_kernel into two matrices, a_big (rounded to TF32) and a_small
+ * by the same split_kernel into two matrices, a_big (rounded to TF32) and a_small
  * (= a - a_big), both copied by TMA; three wgmma per k step, a_big b_small, a_small b_big and
  * a_big b_big, each K strip summed in a fresh accumulator and added to the running sum in FP32.
  * Needs compute capability 9.0 and code built for sm_90a (CMakeLists.txt builds this file for
@@ -258,8 +258,8 @@ static __device__ __forceinline__ void block_position(int block_rows, int *row0,
 
 #endif /* sm_90a */
 
-/* TERMS = 1: TF32 (step 15), a = our A. TERMS = 3: 3xTF32 (step 16), a = a_big, a_small its
- * small parts (split_kernel). */
+/* TERMS = 1: TF32 (step 15), a = our A rounded to TF32. TERMS = 3: 3xTF32 (step 16), a = a_big,
+ * a_small its small parts (split_kernel, both). */
 template <int TERMS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -375,17 +375,31 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
 #endif
 }
 
-/* Step 16's preparation: a_big = a rounded to TF32, a_small = a - a_big (exact in FP32), for
- * the rows and the lda-wide rows of A. */
-__global__ void split_kernel(const float *a, float *a_big, float *a_small, size_t count)
+/* x rounded to nearest TF32 (ties away; infinities and NaN unchanged), as a float. */
+static __device__ __forceinline__ float rounded_tf32(float x)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+    const unsigned bits = __float_as_uint(x);
+    return isfinite(x) ? __uint_as_float((bits + 0x1000u) & 0xffffe000u) : x;
+}
+
+/* A's preparation, once per call, 4 floats per thread and step (count is a multiple of 4: rows
+ * of lda floats, lda a multiple of 4). Step 15: a_big = a rounded to TF32 (TMA hands A to the
+ * tensor core as it is, which would truncate it: every product then errs towards zero, and on
+ * inputs of one sign the errors add up, about 25 times cuBLAS TF32's in a first version).
+ * Step 16 also: a_small = a - a_big (exact in FP32). */
+__global__ void split_kernel(const float4 *a, float4 *a_big, float4 *a_small, size_t count4)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count4;
          i += (size_t)gridDim.x * blockDim.x) {
-        const float x = a[i];
-        const unsigned bits = __float_as_uint(x);
-        const float big = isfinite(x) ? __uint_as_float((bits + 0x1000u) & 0xffffe000u) : x;
+        const float4 x = a[i];
+        const float4 big = make_float4(rounded_tf32(x.x), rounded_tf32(x.y), rounded_tf32(x.z),
+                                       rounded_tf32(x.w));
         a_big[i] = big;
-        a_small[i] = isfinite(x) ? x - big : 0.0f;
+        if (a_small) /* an infinite or NaN x: its big part carries it, small is 0 */
+            a_small[i] = make_float4(isfinite(x.x) ? x.x - big.x : 0.0f,
+                                     isfinite(x.y) ? x.y - big.y : 0.0f,
+                                     isfinite(x.z) ? x.z - big.z : 0.0f,
+                                     isfinite(x.w) ? x.w - big.w : 0.0f);
     }
 }
 
@@ -443,7 +457,8 @@ static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, in
     return map;
 }
 
-/* Step 16's split copies of A, kept between calls (grown when a larger A comes). */
+/* A's rounded (and for step 16 split) copies, kept between calls (grown when a larger A
+ * comes). */
 static float *split_a = NULL;
 static size_t split_floats = 0;
 
@@ -477,22 +492,19 @@ static void launch(const matmul_args *a)
 {
     const int BM = WG_BM(TERMS);
     const CUtensorMap b_map = tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32);
-    CUtensorMap a_map, a_small_map;
-    if (TERMS == 1) {
-        a_map = tile_map(a->A, a->M, a->K, a->lda, BM, WG_BK);
-        a_small_map = a_map; /* not read */
-    } else {
-        const size_t count = (size_t)a->M * a->lda;
-        if (count * 2 > split_floats) {
-            wgmma_release();
-            CUDA_CHECK(cudaMalloc(&split_a, count * 2 * sizeof(float)));
-            split_floats = count * 2;
-        }
-        split_kernel<<<1024, 256>>>(a->A, split_a, split_a + count, count);
-        LAUNCH_CHECK();
-        a_map = tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK);
-        a_small_map = tile_map(split_a + count, a->M, a->K, a->lda, BM, WG_BK);
+    const size_t count = (size_t)a->M * a->lda; /* a multiple of 4 */
+    if (count * (TERMS == 3 ? 2 : 1) > split_floats) {
+        wgmma_release();
+        split_floats = count * (TERMS == 3 ? 2 : 1);
+        CUDA_CHECK(cudaMalloc(&split_a, split_floats * sizeof(float)));
     }
+    float *a_small = TERMS == 3 ? split_a + count : NULL;
+    split_kernel<<<4 * tut_current_device()->sm_count, 256>>>(
+        (const float4 *)a->A, (float4 *)split_a, (float4 *)a_small, count / 4);
+    LAUNCH_CHECK();
+    const CUtensorMap a_map = tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK);
+    const CUtensorMap a_small_map =
+        TERMS == 3 ? tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK) : a_map; /* 1: not read */
     dim3 grid((a->N + WG_BN - 1) / WG_BN, (a->M + BM - 1) / BM);
     wgmma_tf32_kernel<TERMS><<<grid, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
         a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc);
