@@ -1,6 +1,6 @@
 /* Steps 15 and 16: Hopper's own tensor-core path. wgmma (warpgroup MMA: four warps, one
  * instruction, a 64 x 128 product) fed by TMA (the tensor memory accelerator: one thread asks
- * for a whole 2D tile, the copy engine fetches it, zero-fills what lies outside the matrix and
+ * for a whole 2D tile, the SM's TMA unit fetches it, zero-fills what lies outside the matrix and
  * says when it has landed), with one warpgroup copying and two multiplying. TF32 (step 15) and
  * 3xTF32 (step 16) on the same FP32 inputs as steps 13 and 14.
  *
@@ -27,8 +27,9 @@
  * (= a - a_big), both copied by TMA; three wgmma per k step, a_big b_small, a_small b_big and
  * a_big b_big, each K strip summed in a fresh accumulator and added to the running sum in FP32.
  * Needs compute capability 9.0 and code built for sm_90a (CMakeLists.txt builds this file for
- * sm_90a alone); the driver skips it elsewhere, saying why. N and K must be multiples of 4 (TMA
- * rows are multiples of 16 bytes; the driver pads other sizes); any M, N, K within that. */
+ * sm_90a alone: wgmma and setmaxnreg exist there only); the driver skips it elsewhere, saying
+ * why. The rows of A and B must start 16 bytes apart (TMA: lda and ldb multiples of 4; the
+ * driver's float4 layout pads N and K to 4, and so lda and ldb); any M, N, K within that. */
 #include <cuda.h> /* CUtensorMap and its enums; the driver function comes via the runtime */
 
 #include "tutorial.h"
@@ -49,6 +50,9 @@
 #define A_TILE_BYTES(terms) (WG_BM(terms) * WG_BK * 4)
 #define B_TILE_BYTES (WG_BK * WG_BN * 4)                      /* 4 boxes of 32 x 32 floats */
 
+static_assert(40 * WG_THREADS + 232 * 2 * WG_THREADS <= 65536,
+              "setmaxnreg: the copying warpgroup's 40 and the multiplying ones' 232 registers "
+              "fit in an SM's 64K");
 static_assert(A_TILE_BYTES(1) + B_TILE_BYTES == WGMMA_STAGE_BYTES &&
                   2 * A_TILE_BYTES(3) + B_TILE_BYTES == WGMMA_STAGE_BYTES,
               "a stage holds the A strip(s) and the B strip, as launch_config.h counts them");
@@ -271,8 +275,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     constexpr int BM = WG_BM(TERMS);
     extern __shared__ unsigned char shared_raw[];
     /* Stages 1024-byte aligned (the swizzle repeats every 8 rows of 128 bytes), barriers after. */
-    unsigned char *stages =
-        (unsigned char *)(((size_t)shared_raw + 1023) & ~(size_t)1023);
+    unsigned char *stages = shared_raw + ((1024 - (shared_address(shared_raw) & 1023)) & 1023);
     unsigned long long *full = (unsigned long long *)(stages + WGMMA_STAGES * WGMMA_STAGE_BYTES);
     unsigned long long *free_ = full + WGMMA_STAGES;
 
@@ -318,13 +321,11 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
 
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     const int mg = group - 1; /* which 64 columns of the block tile */
-    float acc[BM / WGMMA_N][64];
+    float acc[BM / WGMMA_N * 64]; /* rows h * 128 .. of the tile: acc + h * 64 */
     float part[64]; /* 3xTF32: one strip's sum */
 #pragma unroll
-    for (int h = 0; h < BM / WGMMA_N; ++h)
-#pragma unroll
-        for (int i = 0; i < 64; ++i)
-            acc[h][i] = 0.0f;
+    for (int i = 0; i < BM / WGMMA_N * 64; ++i)
+        acc[i] = 0.0f;
 
     for (int s = 0; s < strips; ++s) {
         const int slot = s % WGMMA_STAGES;
@@ -340,7 +341,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             if (TERMS == 1) {
 #pragma unroll
                 for (int h = 0; h < BM / WGMMA_N; ++h)
-                    wgmma_tf32(acc[h], big[j],
+                    wgmma_tf32(acc + h * 64, big[j],
                                tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
             } else {
                 const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
@@ -358,7 +359,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         }
         wgmma_commit();
         if (TERMS == 1)
-            wgmma_wait_all(&acc[0][0], BM / WGMMA_N * 64);
+            wgmma_wait_all(acc, BM / WGMMA_N * 64);
         else
             wgmma_wait_all(part, 64);
         /* This warp is done with the stage: its copies may be overwritten. */
@@ -367,11 +368,11 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         if (TERMS == 3)
 #pragma unroll
             for (int i = 0; i < 64; ++i)
-                acc[0][i] += part[i];
+                acc[i] += part[i];
     }
 #pragma unroll
     for (int h = 0; h < BM / WGMMA_N; ++h)
-        store_tile(acc[h], C, ldc, M, N, row0 + h * WGMMA_N, col0 + 64 * mg, warp, lane);
+        store_tile(acc + h * 64, C, ldc, M, N, row0 + h * WGMMA_N, col0 + 64 * mg, warp, lane);
 #endif
 }
 
@@ -502,7 +503,12 @@ static void launch(const matmul_args *a)
     split_kernel<<<4 * tut_current_device()->sm_count, 256>>>(
         (const float4 *)a->A, (float4 *)split_a, (float4 *)a_small, count / 4);
     LAUNCH_CHECK();
+#ifdef TUT_MUTANT_MATMUL_WGMMA_TRUNCATED_A
+    /* MUTANT: A as it is, truncated to TF32 by the tensor core, not rounded */
+    const CUtensorMap a_map = tile_map(TERMS == 1 ? a->A : split_a, a->M, a->K, a->lda, BM, WG_BK);
+#else
     const CUtensorMap a_map = tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK);
+#endif
     const CUtensorMap a_small_map =
         TERMS == 3 ? tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK) : a_map; /* 1: not read */
     dim3 grid((a->N + WG_BN - 1) / WG_BN, (a->M + BM - 1) / BM);

@@ -39,7 +39,9 @@ int matmul_tensor_cores(const tut_device_info *dev)
 
 int matmul_hopper(const tut_device_info *dev)
 {
-    return dev->major == 9 && dev->minor == 0;
+    /* The emulated limits and the real GPU: sm_90a code runs on a real 9.0 alone (a B200
+     * emulating an H100 has no code for it). */
+    return dev->major == 9 && dev->minor == 0 && dev->real_major == 9 && dev->real_minor == 0;
 }
 
 static long long grid_blocks(pipelined_tile tile, int M, int N)

@@ -331,6 +331,24 @@ static int check_result(const matmul_variant *v, int is_cublas, const float *c_h
 }
 
 /* Runs the selected variants on one M x K times K x N problem. Returns 1 if all passed. */
+/* The TF32 bound (check_tf32) is a worst case that allows truncation to TF32; a kernel that
+ * truncates (every product errs towards zero) passes it, with many times cuBLAS TF32's error on
+ * inputs of one sign, where those errors add up. On such inputs a TF32 kernel's mean relative
+ * error must be within 4x cuBLAS TF32's of the same problem (rounding kernels are within 1.3x).
+ * Returns 1 where the comparison does not apply (signed inputs, no cuBLAS TF32 in this run). */
+static int tf32_as_accurate_as_cublas(const char *name, input_kind inputs, double mean_err,
+                                      double cublas_mean_err)
+{
+    if (inputs != INPUT_POSITIVE || !(cublas_mean_err > 0.0))
+        return 1;
+    if (mean_err <= 4.0 * cublas_mean_err)
+        return 1;
+    printf("  %s: mean relative error %.3g, more than 4x cuBLAS TF32's %.3g on inputs of one "
+           "sign: inputs truncated to TF32 instead of rounded?\n", name, mean_err,
+           cublas_mean_err);
+    return 0;
+}
+
 static int run_problem(int M, int N, int K, input_kind inputs, const int *selected, int nselected,
                        const run_options *o)
 {
@@ -400,6 +418,7 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
      * the reference for the others: run it first even when not selected. */
     int ok = 1;
     double cublas_ms = 0.0, cublas_tf32_ms = 0.0; /* the baselines, when they have run */
+    double cublas_tf32_mean_err = 0.0;           /* cuBLAS TF32's mean relative error */
     int order[MATMUL_VARIANT_COUNT + 1], norder = 0;
     if (!r.full && o->check && selected[0] != 0)
         order[norder++] = 0;
@@ -427,6 +446,11 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
             CUDA_CHECK(cudaDeviceSynchronize());
             fetch_result(&p, c_host);
             passed = check_result(v, vi == 0, c_host, M, N, K, atol, rtol, &r, &e, &vs_cublas);
+            if (v->launch == launch_cublas_tf32)
+                cublas_tf32_mean_err = e.mean_rel_err;
+            else if (v->tf32)
+                passed &= tf32_as_accurate_as_cublas(v->name, inputs, e.mean_rel_err,
+                                                     cublas_tf32_mean_err);
         }
         ok &= passed;
         const call_timing t = time_calls(&job, o->reps);
