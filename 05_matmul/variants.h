@@ -118,6 +118,10 @@ static const matmul_variant matmul_variants[] = {
      .layout = FLOAT4_ROWS, .info = info_pipelined_64x128},
     {.name = "pipelined_64x128_s2", .launch = launch_pipelined_64x128_s2,
      .layout = FLOAT4_ROWS, .info = info_pipelined_64x128_s2},
+    {.name = "pipelined_128x256", .launch = launch_pipelined_128x256,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256},
+    {.name = "pipelined_128x256_bk8", .launch = launch_pipelined_128x256_bk8,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk8},
 };
 #endif
 

@@ -143,3 +143,29 @@ static bool pl_async(void)
 #define PL_LAUNCH launch_pipelined_64x128_s2
 #define PL_INFO info_pipelined_64x128_s2
 #include "pipelined_kernel.cuh"
+
+/* cuBLAS FP32's shape (ncu_fp32.csv): 128 x 256 block tiles of 256 threads, warp tile 64 x 64,
+ * 16 x 8 results per thread (up to 255 registers, one block per SM); a K strip of 16 (two stages:
+ * 49,664 bytes, dynamic shared memory) or of 8 (three stages). */
+#define PL_BN 256
+#define PL_WM 64
+#define PL_WN 64
+#define PL_LANES_M 4
+#define PL_MIN_BLOCKS 1
+#define PL_DYNAMIC_SHARED 1
+#define PL_KERNEL pipelined_128x256_kernel
+#define PL_LAUNCH launch_pipelined_128x256
+#define PL_INFO info_pipelined_128x256
+#include "pipelined_kernel.cuh"
+
+#define PL_BN 256
+#define PL_BK 8
+#define PL_STAGES 3
+#define PL_WM 64
+#define PL_WN 64
+#define PL_LANES_M 4
+#define PL_MIN_BLOCKS 1
+#define PL_KERNEL pipelined_128x256_bk8_kernel
+#define PL_LAUNCH launch_pipelined_128x256_bk8
+#define PL_INFO info_pipelined_128x256_bk8
+#include "pipelined_kernel.cuh"
