@@ -50,9 +50,9 @@
 #define A_TILE_BYTES(terms) (WG_BM(terms) * WG_BK * 4)
 #define B_TILE_BYTES (WG_BK * WG_BN * 4)                      /* 4 boxes of 32 x 32 floats */
 
-static_assert(40 * WG_THREADS + 232 * 2 * WG_THREADS <= 65536,
+static_assert(40 * WG_THREADS + 232 * 2 * WG_THREADS <= 168 * WGMMA_THREADS,
               "setmaxnreg: the copying warpgroup's 40 and the multiplying ones' 232 registers "
-              "fit in an SM's 64K");
+              "fit in what the block is launched with (168 per thread, ptxas's figure)");
 static_assert(A_TILE_BYTES(1) + B_TILE_BYTES == WGMMA_STAGE_BYTES &&
                   2 * A_TILE_BYTES(3) + B_TILE_BYTES == WGMMA_STAGE_BYTES,
               "a stage holds the A strip(s) and the B strip, as launch_config.h counts them");

@@ -58,8 +58,9 @@ extern "C" {
 #define WGMMA_SHARED_BYTES \
     ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8)
 
-/* 1 if the GPU is compute capability 9.0 (an H100 or H200, or one emulated): steps 15-16 run
- * there (their code is sm_90a, which runs on 9.0 alone); elsewhere "needs 9.0". */
+/* 1 if the GPU is a real compute capability 9.0 (an H100 or H200) and its limits, emulated or
+ * not, are 9.0's: steps 15-16 run there (their code is sm_90a, which runs on a real 9.0 alone);
+ * elsewhere "needs 9.0". */
 int matmul_hopper(const tut_device_info *dev);
 
 /* 1 if the GPU has TF32 tensor cores (compute capability 8.0, emulated if so): steps 12-14 run

@@ -141,8 +141,8 @@ static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t 
     }
     if (v->hopper && !matmul_hopper(dev)) {
         snprintf(why, len, "needs 9.0 (wgmma and TMA, code for sm_90a: an H100 or H200); this "
-                 "GPU has %d.%d%s%s%s", dev->major, dev->minor,
-                 dev->emulated[0] ? " (the limits of a " : "", dev->emulated,
+                 "GPU is %d.%d%s%s%s", dev->real_major, dev->real_minor,
+                 dev->emulated[0] ? " (with the limits of a " : "", dev->emulated,
                  dev->emulated[0] ? ")" : "");
         return 0;
     }
@@ -330,7 +330,6 @@ static int check_result(const matmul_variant *v, int is_cublas, const float *c_h
     return passed;
 }
 
-/* Runs the selected variants on one M x K times K x N problem. Returns 1 if all passed. */
 /* The TF32 bound (check_tf32) is a worst case that allows truncation to TF32; a kernel that
  * truncates (every product errs towards zero) passes it, with many times cuBLAS TF32's error on
  * inputs of one sign, where those errors add up. On such inputs a TF32 kernel's mean relative
@@ -349,6 +348,7 @@ static int tf32_as_accurate_as_cublas(const char *name, input_kind inputs, doubl
     return 0;
 }
 
+/* Runs the selected variants on one M x K times K x N problem. Returns 1 if all passed. */
 static int run_problem(int M, int N, int K, input_kind inputs, const int *selected, int nselected,
                        const run_options *o)
 {
