@@ -69,6 +69,10 @@ static const kernel_shape kernels[] = {
     {"pipelined_bk32", 256, 0, PL_SHARED(128, 32, 2), {128, 128, 128, 127, 127}, 128},
     {"pipelined_64x128", 128, PL_SHARED(64, 16, 3), 0, {126, 128, 122, 127, 127}, 128},
     {"pipelined_64x128_s2", 128, PL_SHARED(64, 16, 2), 0, {128, 128, 124, 128, 128}, 128},
+    {"pipelined_128x256", 256, 0, PIPELINED_SHARED_BYTES(128, 256, 16, 2),
+     {245, 247, 215, 217, 217}, 255},
+    {"pipelined_128x256_bk8", 256, PIPELINED_SHARED_BYTES(128, 256, 8, 3), 0,
+     {243, 243, 211, 223, 223}, 255},
 };
 #define KERNEL_COUNT ((int)(sizeof kernels / sizeof kernels[0]))
 
