@@ -2,8 +2,6 @@
  * before whether a session starts there (session_boundary.h). The label of event i is then the
  * largest start value at or before i: the max-scan of 2_scan_cub.cu and 3_scan_chained.cu, which
  * compute these values on the fly as they read the events. */
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "session_boundary.h"
 #include "session_starts.h"
@@ -28,18 +26,9 @@ void session_start_values_gpu(const int64_t *user, const int64_t *ts, int64_t n,
     if (n <= 0)
         return;
     static int64_t wave = 0;
-    if (wave == 0) {
-        const tut_device_info *dev = tut_current_device();
-        const tut_kernel_use use =
-            tut_kernel_use_of((const void *)session_start_kernel, START_THREADS, 0);
-        const int per_sm = tut_blocks_per_sm(dev, use);
-        if (per_sm < 1) {
-            fprintf(stderr, "session_start_kernel: a block of %d threads does not fit\n",
-                    START_THREADS);
-            exit(1);
-        }
-        wave = (int64_t)per_sm * dev->sm_count;
-    }
+    if (wave == 0)
+        wave = tut_full_wave_blocks((const void *)session_start_kernel, "session_start_kernel",
+                                    START_THREADS, 0);
     const int64_t needed = (n + START_THREADS - 1) / START_THREADS;
     const int64_t blocks = needed < wave ? needed : wave;
     session_start_kernel<<<(unsigned)blocks, START_THREADS>>>(user, ts, n, timeout, start);

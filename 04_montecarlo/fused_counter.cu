@@ -6,8 +6,6 @@
  * threads' doubles. No memory traffic but one pair per block: the limit is the integer
  * multiplier, 10 multiply results per sample (docs/04_montecarlo.md, section 5). */
 #include <curand_kernel.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "fused_counter.h"
 #include "streams.h"
@@ -104,18 +102,9 @@ __global__ void __launch_bounds__(COUNTER_THREADS) counter_kernel(const mc_probl
 int mc_counter_blocks(unsigned long long samples)
 {
     static int wave = 0;
-    if (wave == 0) {
-        const tut_device_info *dev = tut_current_device();
-        const tut_kernel_use use =
-            tut_kernel_use_of((const void *)counter_kernel, COUNTER_THREADS, 0);
-        const int per_sm = tut_blocks_per_sm(dev, use);
-        if (per_sm < 1) {
-            fprintf(stderr, "counter_kernel: a block of %d threads does not fit\n",
-                    COUNTER_THREADS);
-            exit(1);
-        }
-        wave = per_sm * dev->sm_count;
-    }
+    if (wave == 0)
+        wave = tut_full_wave_blocks((const void *)counter_kernel, "counter_kernel",
+                                    COUNTER_THREADS, 0);
     const unsigned long long needed =
         (mc_stream_count(samples) + COUNTER_THREADS - 1) / COUNTER_THREADS;
     return needed < (unsigned long long)wave ? (int)needed : wave;

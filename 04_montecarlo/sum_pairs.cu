@@ -65,18 +65,9 @@ __global__ void sum_block_pairs_kernel(const double2 *__restrict__ block_sums, i
 int mc_sum_pairs_blocks(void)
 {
     static int blocks = 0;
-    if (blocks == 0) {
-        const tut_device_info *dev = tut_current_device();
-        const tut_kernel_use use =
-            tut_kernel_use_of((const void *)sum_pairs_kernel, SUM_PAIRS_THREADS, 0);
-        const int per_sm = tut_blocks_per_sm(dev, use);
-        if (per_sm < 1) {
-            fprintf(stderr, "sum_pairs_kernel: a block of %d threads does not fit\n",
-                    SUM_PAIRS_THREADS);
-            exit(1);
-        }
-        blocks = per_sm * dev->sm_count;
-    }
+    if (blocks == 0)
+        blocks = tut_full_wave_blocks((const void *)sum_pairs_kernel, "sum_pairs_kernel",
+                                      SUM_PAIRS_THREADS, 0);
     return blocks;
 }
 

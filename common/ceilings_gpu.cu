@@ -211,13 +211,7 @@ typedef struct {
 
 static int full_wave(const void *kernel)
 {
-    const tut_device_info *dev = tut_current_device();
-    const int per_sm = tut_blocks_per_sm(dev, tut_kernel_use_of(kernel, THREADS, 0));
-    if (per_sm < 1) {
-        fprintf(stderr, "ceilings: a block of %d threads does not fit on this GPU\n", THREADS);
-        exit(1);
-    }
-    return per_sm * dev->sm_count;
+    return tut_full_wave_blocks(kernel, "ceilings", THREADS, 0);
 }
 
 static void run_job(void *arg)

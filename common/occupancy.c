@@ -1,6 +1,7 @@
 #include "occupancy.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cuda_runtime_api.h>
 
@@ -150,6 +151,17 @@ tut_kernel_use tut_kernel_use_of(const void *kernel, int threads, size_t dynamic
                           .static_shared = attr.sharedSizeBytes,
                           .dynamic_shared = dynamic_shared};
     return use;
+}
+
+int tut_full_wave_blocks(const void *kernel, const char *name, int threads, size_t dynamic_shared)
+{
+    const tut_device_info *dev = tut_current_device();
+    const int per_sm = tut_blocks_per_sm(dev, tut_kernel_use_of(kernel, threads, dynamic_shared));
+    if (per_sm < 1) {
+        fprintf(stderr, "%s: a block of %d threads does not fit on this GPU\n", name, threads);
+        exit(1);
+    }
+    return per_sm * dev->sm_count;
 }
 
 int tut_allow_dynamic_shared(const void *kernel, size_t bytes, char *why, size_t len)

@@ -47,6 +47,11 @@ int tut_best_block_size(const tut_device_info *dev, tut_kernel_use use, int max_
 /* The use of a compiled kernel (registers and static shared memory asked of the runtime). */
 tut_kernel_use tut_kernel_use_of(const void *kernel, int threads, size_t dynamic_shared);
 
+/* The blocks of `kernel` (`threads` each) that fill every SM of the current device once: one
+ * wave, blocks per SM x SMs, from the (possibly emulated) limits. Exits with a message naming
+ * `name` if one block does not fit at all. */
+int tut_full_wave_blocks(const void *kernel, const char *name, int threads, size_t dynamic_shared);
+
 /* Lets `kernel` ask for `bytes` of dynamic shared memory (above 48 KiB this must be requested).
  * Returns 0, with the reason in why[], if bytes exceed the (possibly emulated) opt-in limit. */
 int tut_allow_dynamic_shared(const void *kernel, size_t bytes, char *why, size_t len);
