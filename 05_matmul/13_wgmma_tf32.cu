@@ -57,6 +57,14 @@ static_assert(A_TILE_BYTES(1) + B_TILE_BYTES == WGMMA_STAGE_BYTES &&
                   2 * A_TILE_BYTES(3) + B_TILE_BYTES == WGMMA_STAGE_BYTES,
               "a stage holds the A strip(s) and the B strip, as launch_config.h counts them");
 
+/* x rounded to nearest TF32 (ties away; infinities and NaN unchanged): 12_mma_tf32.cu's rule,
+ * for B's fragments and for split_kernel's copy of A. */
+static __device__ __forceinline__ float round_tf32(float x)
+{
+    const unsigned bits = __float_as_uint(x);
+    return isfinite(x) ? __uint_as_float((bits + 0x1000u) & 0xffffe000u) : x;
+}
+
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 static __device__ __forceinline__ unsigned shared_address(const void *p)
@@ -170,15 +178,6 @@ static __device__ __forceinline__ void wgmma_wait_all(float *d, int n)
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
-/* ---- TF32 -------------------------------------------------------------------------------- */
-
-/* Rounded to nearest TF32 (ties away; infinities and NaN unchanged): 12_mma_tf32.cu's rule. */
-static __device__ __forceinline__ unsigned round_tf32(float x)
-{
-    const unsigned bits = __float_as_uint(x);
-    return isfinite(x) ? (bits + 0x1000u) & 0xffffe000u : bits;
-}
-
 /* ---- Which columns of B (rows of wgmma's A) each thread holds ---------------------------- */
 
 /* wgmma's A fragment (as mma.sync's, 12_mma_tf32.cu): lane l of warp w holds rows
@@ -217,9 +216,9 @@ static __device__ __forceinline__ void load_b_fragments(unsigned big[4][4], unsi
         for (int i = 0; i < 4; ++i) {
             const int k = 8 * j + lane % 4 + 4 * (i / 2), r = lane / 4 + 8 * (i % 2);
             const float x = b_element(b_stage, k, 64 * group + column_of_row(warp, r));
-            big[j][i] = round_tf32(x);
+            big[j][i] = __float_as_uint(round_tf32(x));
             if (small)
-                small[j][i] = round_tf32(x - __uint_as_float(big[j][i]));
+                small[j][i] = __float_as_uint(round_tf32(x - __uint_as_float(big[j][i])));
         }
     }
 }
@@ -376,13 +375,6 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
 #endif
 }
 
-/* x rounded to nearest TF32 (ties away; infinities and NaN unchanged), as a float. */
-static __device__ __forceinline__ float rounded_tf32(float x)
-{
-    const unsigned bits = __float_as_uint(x);
-    return isfinite(x) ? __uint_as_float((bits + 0x1000u) & 0xffffe000u) : x;
-}
-
 /* A's preparation, once per call, 4 floats per thread and step (count is a multiple of 4: rows
  * of lda floats, lda a multiple of 4). Step 15: a_big = a rounded to TF32 (TMA hands A to the
  * tensor core as it is, which would truncate it: every product then errs towards zero, and on
@@ -393,8 +385,8 @@ __global__ void split_kernel(const float4 *a, float4 *a_big, float4 *a_small, si
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count4;
          i += (size_t)gridDim.x * blockDim.x) {
         const float4 x = a[i];
-        const float4 big = make_float4(rounded_tf32(x.x), rounded_tf32(x.y), rounded_tf32(x.z),
-                                       rounded_tf32(x.w));
+        const float4 big =
+            make_float4(round_tf32(x.x), round_tf32(x.y), round_tf32(x.z), round_tf32(x.w));
         a_big[i] = big;
         if (a_small) /* an infinite or NaN x: its big part carries it, small is 0 */
             a_small[i] = make_float4(isfinite(x.x) ? x.x - big.x : 0.0f,
