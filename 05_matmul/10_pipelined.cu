@@ -1,17 +1,23 @@
 /* Step 11: cp.async for B, fragments double-buffered in registers, block rasterisation, and a
- * smaller tile when the matrix is small.
+ * tile chosen from the GPU's limits and the matrix's size.
  *
- * Starting from 09_warptiled.cu (same warp tiling, same 8 x 8 results per thread):
+ * Starting from 09_warptiled.cu (same warp tiling, 8 x 8 or 16 x 8 results per thread):
  *   - B goes from global to shared memory with cp.async (sm_80 and later): no registers on the
  *     way and no wait in the thread that issued it; with STAGES buffers the copy of strip
  *     s + STAGES - 1 is in flight while strip s is multiplied. A still goes through registers,
  *     because it is stored transposed (a_tile[k][m]) for float4 fragment reads.
- *   - The fragments of step k + 1 are read from shared memory while step k's 64 FMAs run.
+ *   - The fragments of step k + 1 are read from shared memory while step k's FMAs run.
  *   - Blocks are numbered in groups of GROUP_ROWS block rows (block_position), so that the
  *     blocks resident at the same time share rows of A and columns of B in L2.
- *   - launch_pipelined picks the tile from the GPU's limits (launch_config.c): 128 x 128 when
- *     the grid has a block for every slot an SM offers (two blocks per SM on an H100, one on a
- *     T4, whose 64 KiB of shared memory hold one block of 33 KiB), else 64 x 128.
+ *   - A's transposed stores are spread over all 32 banks by flipping two bits of the column
+ *     (a_column), where plain stores would queue 2 or 4 deep on the same banks.
+ *   - launch_pipelined picks one of four configurations (launch_config.c): the largest tile
+ *     whose grid has a block for every slot the SMs offer. The largest, 128 x 256 with a K strip
+ *     of 32 and 16 x 8 results per thread, is cuBLAS's shape: 255 registers and 99,328 bytes
+ *     of shared memory per block, one block per SM, half the shared-memory loads per FMA of
+ *     8 x 8 and half the barriers of a strip of 16 (a T4's blocks cannot have that much shared
+ *     memory: it never takes it). Then 128 x 128 (8 x 8 per thread, K strip 16, two blocks per
+ *     SM on an H100, one on a T4), then 64 x 128 for small matrices.
  * What each idea buys is measured by the benchmark-only program matmul_ablations
  * (ablations/pipelined_configs.cu: one configuration per idea taken away; docs/05_matmul.md).
  * cp.async needs compute capability 8.0. On an older GPU (or one emulated with TUT_EMULATE_GPU)
@@ -24,14 +30,12 @@
 #include "launch_config.h"
 #include "matmul.h"
 
-#define BN 128         /* block tile: columns of C (the rows, BM, are 128 or 64: template) */
-#define BK 16          /* K strip */
-#define WARP_M 32      /* warp tile, as in step 10 */
-#define WARP_N 64
-#define LANES_M 4
+/* The block tile BM x BN, the K strip BK, the warp tile's rows WARP_M and the stages of B are
+ * template parameters (one instantiation per configuration, launch_config.h). Fixed: */
+#define WARP_N 64      /* warp tile columns, as in step 10 */
+#define LANES_M 4      /* a warp's lanes: 4 along M, 8 along N */
 #define LANES_N (32 / LANES_M)
-#define TM (WARP_M / LANES_M) /* 8 x 8 results per thread */
-#define TN (WARP_N / LANES_N)
+#define TN (WARP_N / LANES_N) /* 8 results per thread along N; WARP_M / LANES_M along M */
 #define APAD 4         /* a_tile rows of BM + 4 floats, as in step 10 */
 #define GROUP_ROWS 16  /* rasterisation: groups of 16 block rows */
 
@@ -91,11 +95,35 @@ static __device__ __forceinline__ void block_position(int *brow, int *bcol)
     *bcol = b % per_group / rows;
 }
 
-/* A's float4s of strip k0 this thread copies, global -> registers (zero outside A). */
+/* Where column m of row k of the A tile is stored. With a K strip of 32, a warp stores a float4
+ * column c of A (k = 4c .. 4c + 3) for 4 rows m and all 8 columns c at once. Stored at m, the
+ * rows' 4-float pad moves odd columns c by 16 banks and no more: the 8 columns fall on 2 groups
+ * of banks, 4 stores per bank. With bits 2-3 of m flipped by k / 8, each column gets a group of
+ * its own: 32 different banks. The flipped bits are below 16, so a thread's fragment float4s
+ * (16 floats apart) stay whole, at fixed offsets from fragment_column(fragment_row, k). A strip of 16
+ * (2 stores per bank) keeps m: there the flip measured nothing and costs registers that the
+ * 8 x 8 configurations, at their cap of 128, do not have. */
+template <int BK>
+static __device__ __forceinline__ int a_column(int m, int k)
+{
+    return BK == 32 ? m ^ (((k >> 3) & 3) << 2) : m;
+}
+
+/* Where the fragments of row k start: the column of the thread's first row, fragment_row. */
+template <int BK>
+static __device__ __forceinline__ int fragment_column(int fragment_row, int k)
+{
+#ifdef TUT_MUTANT_MATMUL_PIPELINED_UNSWIZZLED_READS
+    return fragment_row; /* MUTANT: read as if the stores were not swizzled */
+#else
+    return a_column<BK>(fragment_row, k);
+#endif
+}
+
 /* A thread copies the float4 at column a_c of row a_r of the A strip and of the rows
  * THREADS / (BK / 4) further on; of B, column b_c of row b_r and so on (the kernel computes
- * a_r, a_c, b_r, b_c once). */
-template <int BM, int THREADS>
+ * a_r, a_c, b_r, b_c once). A's float4s of strip k0, global -> registers (zero outside A): */
+template <int BM, int BK, int THREADS>
 static __device__ __forceinline__ void load_a(float4 *next, const float *A, size_t lda, int M,
                                               int K, int row0, int k0, int a_r, int a_c)
 {
@@ -107,23 +135,23 @@ static __device__ __forceinline__ void load_a(float4 *next, const float *A, size
     }
 }
 
-/* ... registers -> shared memory, transposed (a_tile[k][m]). */
-template <int BM, int THREADS>
+/* ... registers -> shared memory, transposed: a_tile[k][a_column(m, k)]. */
+template <int BM, int BK, int THREADS>
 static __device__ __forceinline__ void store_a(const float4 *next, float (*a_tile)[BM + APAD],
                                                int a_r, int a_c)
 {
 #pragma unroll
     for (int l = 0; l < BM * BK / 4 / THREADS; ++l) {
         const int r = a_r + l * (THREADS / (BK / 4)), c = a_c;
-        a_tile[c + 0][r] = next[l].x;
-        a_tile[c + 1][r] = next[l].y;
-        a_tile[c + 2][r] = next[l].z;
-        a_tile[c + 3][r] = next[l].w;
+        a_tile[c + 0][a_column<BK>(r, c + 0)] = next[l].x;
+        a_tile[c + 1][a_column<BK>(r, c + 1)] = next[l].y;
+        a_tile[c + 2][a_column<BK>(r, c + 2)] = next[l].z;
+        a_tile[c + 3][a_column<BK>(r, c + 3)] = next[l].w;
     }
 }
 
 /* Starts the copy of strip k0 of B into one stage; float4s outside B are zero-filled. */
-template <int THREADS, bool ASYNC>
+template <int BN, int BK, int THREADS, bool ASYNC>
 static __device__ __forceinline__ void copy_b(float (*b_stage)[BN], const float *B, size_t ldb,
                                               int N, int K, int col0, int k0, int b_r, int b_c)
 {
@@ -136,6 +164,7 @@ static __device__ __forceinline__ void copy_b(float (*b_stage)[BN], const float 
 }
 
 /* The fragments of one k: TM values of A and TN of B, as float4s 4 * LANES apart (step 10). */
+template <int TM>
 static __device__ __forceinline__ void load_fragments(float *a, float *b, const float *a_row,
                                                       const float *b_row)
 {
@@ -157,20 +186,31 @@ static __device__ __forceinline__ void load_fragments(float *a, float *b, const 
     }
 }
 
-/* BM = 128: 256 threads, two blocks per SM at most 128 registers; BM = 64: 128 threads, four.
- * STAGES: buffers of B. ASYNC: B by cp.async (true) or by plain loads and stores (false). */
-template <int BM, int STAGES, bool ASYNC>
-__global__ void __launch_bounds__(2 * BM, 512 / (2 * BM))
+/* Threads of a block: one warp per WARP_M x WARP_N warp tile. */
+#define PIPELINED_THREADS(BM, BN, WARP_M) ((BM) / (WARP_M) * ((BN) / WARP_N) * 32)
+
+/* __launch_bounds__: THREADS per block, and as many blocks per SM as the 65,536 registers of an
+ * SM hold at 2 per result (TM x TN accumulators, as many again for fragments and addresses):
+ * 128 registers for 8 x 8 results, 255 for 16 x 8. STAGES: buffers of B. ASYNC: B by cp.async
+ * (true) or by plain loads and stores (false). The tiles live in dynamic shared memory:
+ * PIPELINED_SHARED_BYTES, above the 48 KiB a block gets unasked for 128 x 256. */
+template <int BM, int BN, int BK, int WARP_M, int STAGES, bool ASYNC>
+__global__ void __launch_bounds__(PIPELINED_THREADS(BM, BN, WARP_M),
+                                  65536 / (PIPELINED_THREADS(BM, BN, WARP_M) * 2 *
+                                           (WARP_M / LANES_M) * TN))
 pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
                  const float *__restrict__ B, size_t ldb, float *__restrict__ C, size_t ldc)
 {
-    enum { THREADS = 2 * BM, A_LOADS = BM * BK / 4 / THREADS };
+    enum {
+        THREADS = PIPELINED_THREADS(BM, BN, WARP_M),
+        TM = WARP_M / LANES_M, /* results per thread along M: 8 or 16 */
+        A_LOADS = BM * BK / 4 / THREADS
+    };
     /* A: two buffers, filled through registers (transposed). B: STAGES buffers, filled by
      * cp.async straight from global memory (no registers, no transpose). */
-    __shared__ __align__(16) float a_tile[2][BK][BM + APAD];
-    __shared__ __align__(16) float b_tile[STAGES][BK][BN];
-    static_assert(sizeof a_tile + sizeof b_tile == PIPELINED_SHARED_BYTES(BM, BN, BK, STAGES),
-                  "see launch_config.h");
+    extern __shared__ __align__(16) float pipelined_shared[];
+    float (*a_tile)[BK][BM + APAD] = (float (*)[BK][BM + APAD])pipelined_shared;
+    float (*b_tile)[BK][BN] = (float (*)[BK][BN])(pipelined_shared + 2 * BK * (BM + APAD));
 
     const int tid = threadIdx.x;
     int brow, bcol;
@@ -196,11 +236,11 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < strips)
-            copy_b<THREADS, ASYNC>(b_tile[s], B, ldb, N, K, col0, s * BK, b_r, b_c);
+            copy_b<BN, BK, THREADS, ASYNC>(b_tile[s], B, ldb, N, K, col0, s * BK, b_r, b_c);
         commit_copies<ASYNC>();
     }
-    load_a<BM, THREADS>(a_next, A, lda, M, K, row0, 0, a_r, a_c);
-    store_a<BM, THREADS>(a_next, a_tile[0], a_r, a_c);
+    load_a<BM, BK, THREADS>(a_next, A, lda, M, K, row0, 0, a_r, a_c);
+    store_a<BM, BK, THREADS>(a_next, a_tile[0], a_r, a_c);
     wait_copies<ASYNC, STAGES - 2>(); /* at most STAGES - 2 groups pending: strip 0 landed */
     __syncthreads();
 
@@ -209,31 +249,32 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
         const int cur = s & 1;
         const int more = s + 1 < strips; /* the same for every thread: barriers stay uniform */
         if (more)
-            load_a<BM, THREADS>(a_next, A, lda, M, K, row0, (s + 1) * BK, a_r, a_c);
+            load_a<BM, BK, THREADS>(a_next, A, lda, M, K, row0, (s + 1) * BK, a_r, a_c);
         /* Stage `fill` held strip s - 1, read in the previous iteration, which ended in a
          * barrier: it is free. */
         if (s + STAGES - 1 < strips) {
 #ifdef TUT_MUTANT_MATMUL_PIPELINED_WRONG_STAGE
             /* MUTANT: into the stage being read */
-            copy_b<THREADS, ASYNC>(b_tile[stage], B, ldb, N, K, col0, (s + STAGES - 1) * BK, b_r,
-                                   b_c);
+            copy_b<BN, BK, THREADS, ASYNC>(b_tile[stage], B, ldb, N, K, col0,
+                                           (s + STAGES - 1) * BK, b_r, b_c);
 #else
-            copy_b<THREADS, ASYNC>(b_tile[fill], B, ldb, N, K, col0, (s + STAGES - 1) * BK, b_r,
-                                   b_c);
+            copy_b<BN, BK, THREADS, ASYNC>(b_tile[fill], B, ldb, N, K, col0,
+                                           (s + STAGES - 1) * BK, b_r, b_c);
 #endif
         }
         commit_copies<ASYNC>();
 
         /* Two register sets of fragments: step k + 1's are read while step k's FMAs run. */
         float a_frag[2][TM], b_frag[2][TN];
-        load_fragments(a_frag[0], b_frag[0], &a_tile[cur][0][fragment_row],
-                       &b_tile[stage][0][fragment_col]);
+        load_fragments<TM>(a_frag[0], b_frag[0], &a_tile[cur][0][fragment_column<BK>(fragment_row, 0)],
+                           &b_tile[stage][0][fragment_col]);
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
             const int f = k & 1;
             if (k + 1 < BK)
-                load_fragments(a_frag[f ^ 1], b_frag[f ^ 1], &a_tile[cur][k + 1][fragment_row],
-                               &b_tile[stage][k + 1][fragment_col]);
+                load_fragments<TM>(a_frag[f ^ 1], b_frag[f ^ 1],
+                                   &a_tile[cur][k + 1][fragment_column<BK>(fragment_row, k + 1)],
+                                   &b_tile[stage][k + 1][fragment_col]);
 #pragma unroll
             for (int m = 0; m < TM; ++m)
 #pragma unroll
@@ -241,7 +282,7 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
                     acc[m][n] += a_frag[f][m] * b_frag[f][n];
         }
         if (more)
-            store_a<BM, THREADS>(a_next, a_tile[cur ^ 1], a_r, a_c);
+            store_a<BM, BK, THREADS>(a_next, a_tile[cur ^ 1], a_r, a_c);
         wait_copies<ASYNC, STAGES - 2>(); /* strip s + 1 of B has landed (this thread's) */
         __syncthreads(); /* ... everyone's, and A's stores; stage `stage` is free again */
         stage = stage + 1 == STAGES ? 0 : stage + 1;
@@ -267,43 +308,52 @@ static bool async_copy(void)
     return pipelined_async_copy(tut_current_device()) != 0;
 }
 
-/* The three configurations launch_pipelined chooses from (pipelined_tile, launch_config.h):
- * the kernel this run launches for each (cp.async or plain instantiation) and its block. */
-template <int BM, int STAGES>
+/* The four configurations launch_pipelined chooses from (pipelined_tile, launch_config.h): the
+ * kernel this run launches for each (cp.async or plain instantiation), its block and its
+ * shared memory. */
+template <int BM, int BN, int BK, int WARP_M, int STAGES>
 static matmul_kernel_info info_of(void)
 {
     const bool async = async_copy();
     const matmul_kernel_info info = {
-        .kernel = async ? (const void *)pipelined_kernel<BM, STAGES, true>
-                        : (const void *)pipelined_kernel<BM, STAGES, false>,
-        .threads = 2 * BM,
-        .dynamic_shared = 0,
+        .kernel = async ? (const void *)pipelined_kernel<BM, BN, BK, WARP_M, STAGES, true>
+                        : (const void *)pipelined_kernel<BM, BN, BK, WARP_M, STAGES, false>,
+        .threads = PIPELINED_THREADS(BM, BN, WARP_M),
+        .dynamic_shared = PIPELINED_SHARED_BYTES(BM, BN, BK, STAGES),
         .copy = async ? "cp.async" : "plain loads"};
     return info;
 }
 
-template <int BM, int STAGES>
+template <int BM, int BN, int BK, int WARP_M, int STAGES>
 static void launch_tile(const matmul_args *a)
 {
-    dim3 grid((a->N + BN - 1) / BN, (a->M + BM - 1) / BM);
+    const dim3 grid((a->N + BN - 1) / BN, (a->M + BM - 1) / BM);
+    const int threads = PIPELINED_THREADS(BM, BN, WARP_M);
+    const size_t shared = PIPELINED_SHARED_BYTES(BM, BN, BK, STAGES);
     if (async_copy())
-        pipelined_kernel<BM, STAGES, true><<<grid, 2 * BM>>>(a->M, a->N, a->K, a->A, a->lda,
-                                                             a->B, a->ldb, a->C, a->ldc);
+        pipelined_kernel<BM, BN, BK, WARP_M, STAGES, true><<<grid, threads, shared>>>(
+            a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
     else
-        pipelined_kernel<BM, STAGES, false><<<grid, 2 * BM>>>(a->M, a->N, a->K, a->A, a->lda,
-                                                              a->B, a->ldb, a->C, a->ldc);
+        pipelined_kernel<BM, BN, BK, WARP_M, STAGES, false><<<grid, threads, shared>>>(
+            a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
     LAUNCH_CHECK();
 }
 
-/* In the order of pipelined_tile: 128 x 128 with 2 stages of B, 64 x 128 with 3, 64 x 128
- * with 2. */
+/* In the order of pipelined_tile: 128 x 256 (K strip 32, warp tile 64 x 64, 2 stages of B),
+ * 128 x 128 (K strip 16, warp tile 32 x 64, 2 stages), 64 x 128 with 3 stages, with 2. */
 static const matmul_info_fn tile_info[PIPELINED_TILE_COUNT] = {
-    info_of<128, 2>, info_of<64, 3>, info_of<64, 2>};
+    info_of<128, 256, 32, 64, 2>, info_of<128, 128, 16, 32, 2>, info_of<64, 128, 16, 32, 3>,
+    info_of<64, 128, 16, 32, 2>};
 static const matmul_launch_fn tile_launch[PIPELINED_TILE_COUNT] = {
-    launch_tile<128, 2>, launch_tile<64, 3>, launch_tile<64, 2>};
+    launch_tile<128, 256, 32, 64, 2>, launch_tile<128, 128, 16, 32, 2>,
+    launch_tile<64, 128, 16, 32, 3>, launch_tile<64, 128, 16, 32, 2>};
 
 /* What each candidate asks of an SM, asked of the runtime once (registers of the instantiation
- * this run launches), and the choice for an M x N result (launch_config.c). */
+ * this run launches), and the choice for an M x N result (launch_config.c). The shared memory
+ * a configuration needs is granted here too; one the GPU cannot grant (128 x 256 on a T4) does
+ * not fit, and the choice passes it by. */
+static int forced_tile = -1; /* pipelined_set_tile: a configuration whatever the size */
+
 static pipelined_choice choose(int M, int N)
 {
     static tut_kernel_use use[PIPELINED_TILE_COUNT];
@@ -311,11 +361,21 @@ static pipelined_choice choose(int M, int N)
     if (!known) {
         for (int t = 0; t < PIPELINED_TILE_COUNT; ++t) {
             const matmul_kernel_info k = tile_info[t]();
+            char why[200];
+            tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why, sizeof why);
             use[t] = tut_kernel_use_of(k.kernel, k.threads, k.dynamic_shared);
         }
         known = 1;
     }
+    if (forced_tile >= 0)
+        return pipelined_take(tut_current_device(), (pipelined_tile)forced_tile, M, N, use);
     return pipelined_choose(tut_current_device(), M, N, use);
+}
+
+int pipelined_set_tile(int tile)
+{
+    forced_tile = tile;
+    return tile < 0 || choose(1, 1).blocks_per_sm > 0;
 }
 
 void launch_pipelined(const matmul_args *a)
@@ -340,7 +400,8 @@ void pipelined_print_copy_path(void)
     }
     /* Code the driver compiled from PTX older than compute_80 has the plain path only. */
     struct cudaFuncAttributes attr;
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, (const void *)pipelined_kernel<128, 2, true>));
+    CUDA_CHECK(cudaFuncGetAttributes(
+        &attr, (const void *)pipelined_kernel<128, 128, 16, 32, 2, true>));
     if (attr.ptxVersion < 80)
         printf("pipelined: cp.async chosen (compute capability %d.%d), but this build's code for "
                "the GPU comes from compute_%d PTX, which has only plain loads: rebuild with "

@@ -7,6 +7,7 @@ static const struct {
     const char *name;
     int rows, cols;
 } tiles[PIPELINED_TILE_COUNT] = {
+    [PIPELINED_128X256] = {"128x256", 128, 256},
     [PIPELINED_128X128] = {"128x128", 128, 128},
     [PIPELINED_64X128] = {"64x128", 64, 128},
     [PIPELINED_64X128_S2] = {"64x128_s2", 64, 128},
@@ -66,6 +67,7 @@ static pipelined_choice make_choice(const tut_device_info *dev, pipelined_tile t
 pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
                                   const tut_kernel_use use[PIPELINED_TILE_COUNT])
 {
+    const int huge = tut_blocks_per_sm(dev, use[PIPELINED_128X256]);
     const int big = tut_blocks_per_sm(dev, use[PIPELINED_128X128]);
     const int small3 = tut_blocks_per_sm(dev, use[PIPELINED_64X128]);
     const int small2 = tut_blocks_per_sm(dev, use[PIPELINED_64X128_S2]);
@@ -73,10 +75,18 @@ pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
     const pipelined_tile small = small2 > small3 ? PIPELINED_64X128_S2 : PIPELINED_64X128;
     const int small_per_sm = small2 > small3 ? small2 : small3;
 
+    if (huge > 0 && grid_blocks(PIPELINED_128X256, M, N) >= (long long)huge * dev->sm_count)
+        return make_choice(dev, PIPELINED_128X256, M, N, huge);
     if (big > 0 && (grid_blocks(PIPELINED_128X128, M, N) >= (long long)big * dev->sm_count ||
                     small_per_sm == 0))
         return make_choice(dev, PIPELINED_128X128, M, N, big);
     return make_choice(dev, small, M, N, small_per_sm);
+}
+
+pipelined_choice pipelined_take(const tut_device_info *dev, pipelined_tile tile, int M, int N,
+                                const tut_kernel_use use[PIPELINED_TILE_COUNT])
+{
+    return make_choice(dev, tile, M, N, tut_blocks_per_sm(dev, use[tile]));
 }
 
 const char *pipelined_choice_text(const pipelined_choice *c, char *buf, size_t len)

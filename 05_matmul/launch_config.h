@@ -5,8 +5,9 @@
  *
  * Most kernels of the chapter have one fixed configuration that fits every GPU this suite runs
  * on (the CPU test proves it); the choices made here are those that depend on the GPU:
- *   - step 11's tile (launch_pipelined): 128 x 128 when the grid fills every SM at the occupancy
- *     the GPU allows, else the 64 x 128 configuration that keeps the most blocks on an SM;
+ *   - step 11's tile (launch_pipelined): 128 x 256, else 128 x 128, when its grid fills every SM
+ *     at the occupancy the GPU allows, else the 64 x 128 configuration that keeps the most
+ *     blocks on an SM;
  *   - how step 11 copies B: cp.async from compute capability 8.0, plain loads before;
  *   - whether a configuration fits at all (pipelined_bk32 asks 66,560 bytes of shared memory per
  *     block: more than a T4 block can have); one that does not is skipped with the reason. */
@@ -22,9 +23,9 @@
 extern "C" {
 #endif
 
-/* Shared memory of one block of the pipelined kernel (10_pipelined_kernel.cuh): two buffers of
- * the A strip (bk x (bm + 4) floats, transposed and padded) and `stages` buffers of the B strip
- * (bk x bn floats). The kernel checks its arrays against it at compile time. */
+/* Shared memory of one block of the pipelined kernel (10_pipelined.cu, and the ablations'
+ * ablations/pipelined_kernel.cuh): two buffers of the A strip (bk x (bm + 4) floats, transposed
+ * and padded) and `stages` buffers of the B strip (bk x bn floats). */
 #define PIPELINED_SHARED_BYTES(bm, bn, bk, stages) \
     ((size_t)4 * (2 * (bk) * ((bm) + 4) + (stages) * (bk) * (bn)))
 
@@ -69,7 +70,9 @@ int matmul_tensor_cores(const tut_device_info *dev);
 
 /* The configurations launch_pipelined chooses from (10_pipelined.cu). */
 typedef enum {
-    PIPELINED_128X128,    /* 256 threads, K strip 16, 2 stages of B: the main configuration */
+    PIPELINED_128X256,    /* 256 threads, K strip 32, 2 stages of B, 16 x 8 results per thread:
+                             the largest (99,328 bytes of shared memory, up to 255 registers) */
+    PIPELINED_128X128,    /* 256 threads, K strip 16, 2 stages of B, 8 x 8 results per thread */
     PIPELINED_64X128,     /* 128 threads, 3 stages: twice the blocks for the same matrix */
     PIPELINED_64X128_S2,  /* 128 threads, 2 stages: less shared memory, more blocks per SM */
     PIPELINED_TILE_COUNT
@@ -83,7 +86,7 @@ typedef struct {
     int async_copy;             /* 1: B by cp.async; 0: plain loads and stores */
 } pipelined_choice;
 
-/* The tile's name ("128x128", "64x128", "64x128_s2") and its block size. */
+/* The tile's name ("128x256", "128x128", "64x128", "64x128_s2") and its block size. */
 const char *pipelined_tile_name(pipelined_tile tile);
 int pipelined_tile_rows(pipelined_tile tile);
 int pipelined_tile_cols(pipelined_tile tile);
@@ -93,12 +96,19 @@ int pipelined_async_copy(const tut_device_info *dev);
 
 /* Step 11's choice for an M x N result. use[t] is what one block of configuration t asks (the
  * program asks the runtime; the CPU test gives the registers the compiler reported):
- *   - 128 x 128 when its grid has at least one block for every resident slot (blocks per SM x
- *     SMs): then no SM idles in the first wave, and the larger tile reuses each load more;
+ *   - 128 x 256 when it fits the GPU and its grid has at least one block for every resident
+ *     slot (blocks per SM x SMs): then no SM idles in the first wave, and the largest tile
+ *     reuses each load most;
+ *   - else 128 x 128 on the same condition;
  *   - otherwise the 64 x 128 configuration with the most blocks per SM (on a tie, 3 stages);
- *   - if one of them does not fit the GPU at all, the other; blocks_per_sm = 0 if none fits. */
+ *   - if no 64 x 128 one fits the GPU at all, 128 x 128; blocks_per_sm = 0 if none fits. */
 pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
                                   const tut_kernel_use use[PIPELINED_TILE_COUNT]);
+
+/* Configuration `tile` for an M x N result, whatever the size (matmul_demo --tile, so that the
+ * tests run every configuration at small sizes too); blocks_per_sm = 0 if it does not fit. */
+pipelined_choice pipelined_take(const tut_device_info *dev, pipelined_tile tile, int M, int N,
+                                const tut_kernel_use use[PIPELINED_TILE_COUNT]);
 
 /* "64x128_s2: 2 blocks/SM, cp.async" into buf; returns buf. */
 const char *pipelined_choice_text(const pipelined_choice *c, char *buf, size_t len);

@@ -583,7 +583,7 @@ int main(int argc, char **argv)
 {
     unsigned long long m = 0, n = 0, k = 0, reps = 10, seed = TUT_DEFAULT_SEED, ld_extra = 0;
     double reference_macs = FULL_REFERENCE_MAX_MACS;
-    int variant = 0, no_check = 0, bench = 0, pitfall = 0;
+    int variant = 0, no_check = 0, bench = 0, pitfall = 0, tile = 0;
     const char *outdir = NULL;
     const tut_option opts[] = {
         {"--m", TUT_OPT_SIZE, &m, "rows of A and C", 1, MAX_DIM, NULL},
@@ -606,6 +606,9 @@ int main(int argc, char **argv)
          "the documents' TPB=3 kernel: both, or one alone (for compute-sanitizer)", 0, 0,
          "none|both|buggy|fixed"},
         {"--outdir", TUT_OPT_STRING, &outdir, "write CSV results into this folder", 0, 0, NULL},
+        {"--tile", TUT_OPT_CHOICE, &tile,
+         "the pipelined kernel's configuration at every size (auto: chosen from the GPU's "
+         "limits and the size)", 0, 0, "auto|128x256|128x128|64x128|64x128_s2"},
     };
     tut_parse_or_exit(argc, argv,
                       "matmul_demo: C = A B in FP32, from the naive kernel to cuBLAS speed",
@@ -642,6 +645,16 @@ int main(int argc, char **argv)
         printf("Launch choices below follow the limits of a %s; every time is this GPU's own.\n",
                dev->emulated);
     pipelined_print_copy_path();
+    if (tile > 0) { /* the choices after auto, in the order of pipelined_tile */
+        const pipelined_tile t = (pipelined_tile)(tile - 1);
+        if (!pipelined_set_tile(t)) {
+            printf("pipelined_%s does not fit this GPU (shared memory per block): skipped\n",
+                   pipelined_tile_name(t));
+            return TUT_EXIT_SKIP;
+        }
+        printf("pipelined: the %s configuration at every size (--tile)\n",
+               pipelined_tile_name(t));
+    }
 
     run_options o = {.check = !no_check,
                      .reps = (int)reps,

@@ -94,6 +94,9 @@ matmul_kernel_info info_warptiled(void);
  * and one line, for the whole run, about how B is copied (cp.async or plain loads). */
 pipelined_choice pipelined_choice_for(int M, int N);
 void pipelined_print_copy_path(void);
+/* From now on launch_pipelined takes configuration `tile` (a pipelined_tile) whatever the size;
+ * -1: it chooses again. Returns 0 if that configuration does not fit this GPU. */
+int pipelined_set_tile(int tile);
 
 /* cublas_matmul.cu: cuBLAS SGEMM on row-major data, plain FP32 (pedantic) or TF32 tensor cores. */
 void cublas_matmul_init(void);

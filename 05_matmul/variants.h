@@ -122,6 +122,10 @@ static const matmul_variant matmul_variants[] = {
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256},
     {.name = "pipelined_128x256_bk8", .launch = launch_pipelined_128x256_bk8,
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk8},
+    {.name = "pipelined_128x256_bk32", .launch = launch_pipelined_128x256_bk32,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32},
+    {.name = "pipelined_128x256_noswizzle", .launch = launch_pipelined_128x256_noswizzle,
+     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_noswizzle},
 };
 #endif
 

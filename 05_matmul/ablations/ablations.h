@@ -39,6 +39,8 @@ void launch_pipelined_64x128(const matmul_args *a);
 void launch_pipelined_64x128_s2(const matmul_args *a);
 void launch_pipelined_128x256(const matmul_args *a);
 void launch_pipelined_128x256_bk8(const matmul_args *a);
+void launch_pipelined_128x256_bk32(const matmul_args *a);
+void launch_pipelined_128x256_noswizzle(const matmul_args *a);
 matmul_kernel_info info_pipelined_128x128(void);
 matmul_kernel_info info_pipelined_128x128_s3(void);
 matmul_kernel_info info_pipelined_nofdb(void);
@@ -51,6 +53,8 @@ matmul_kernel_info info_pipelined_64x128(void);
 matmul_kernel_info info_pipelined_64x128_s2(void);
 matmul_kernel_info info_pipelined_128x256(void);
 matmul_kernel_info info_pipelined_128x256_bk8(void);
+matmul_kernel_info info_pipelined_128x256_bk32(void);
+matmul_kernel_info info_pipelined_128x256_noswizzle(void);
 
 #ifdef __cplusplus
 }

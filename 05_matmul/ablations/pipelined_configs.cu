@@ -56,6 +56,14 @@ static __device__ __forceinline__ void pl_wait(void)
 #endif
 }
 
+/* Where column m of row k of the A tile is stored with PL_A_SWIZZLE: 10_pipelined.cu's
+ * a_column (for a K strip of 32, bits 2-3 of m flipped by k / 8; else m). */
+template <int BK>
+static __device__ __forceinline__ int pl_a_column(int m, int k)
+{
+    return BK == 32 ? m ^ (((k >> 3) & 3) << 2) : m;
+}
+
 /* Whether this run copies B with cp.async: read at each launch, since it is the device's. */
 static bool pl_async(void)
 {
@@ -120,6 +128,7 @@ static bool pl_async(void)
  * tut_allow_dynamic_shared. A T4 block can have 64 KiB: there the driver skips it. */
 #define PL_BK 32
 #define PL_DYNAMIC_SHARED 1
+#define PL_A_SWIZZLE 0
 #define PL_KERNEL pipelined_bk32_kernel
 #define PL_LAUNCH launch_pipelined_bk32
 #define PL_INFO info_pipelined_bk32
@@ -168,4 +177,29 @@ static bool pl_async(void)
 #define PL_KERNEL pipelined_128x256_bk8_kernel
 #define PL_LAUNCH launch_pipelined_128x256_bk8
 #define PL_INFO info_pipelined_128x256_bk8
+#include "pipelined_kernel.cuh"
+
+/* Step 11's configuration for large matrices (launch_pipelined's 128 x 256) with a K strip of
+ * 32, as it is and without the swizzle of A's columns. */
+#define PL_BN 256
+#define PL_BK 32
+#define PL_WM 64
+#define PL_WN 64
+#define PL_MIN_BLOCKS 1
+#define PL_DYNAMIC_SHARED 1
+#define PL_KERNEL pipelined_128x256_bk32_kernel
+#define PL_LAUNCH launch_pipelined_128x256_bk32
+#define PL_INFO info_pipelined_128x256_bk32
+#include "pipelined_kernel.cuh"
+
+#define PL_BN 256
+#define PL_BK 32
+#define PL_WM 64
+#define PL_WN 64
+#define PL_MIN_BLOCKS 1
+#define PL_DYNAMIC_SHARED 1
+#define PL_A_SWIZZLE 0
+#define PL_KERNEL pipelined_128x256_noswizzle_kernel
+#define PL_LAUNCH launch_pipelined_128x256_noswizzle
+#define PL_INFO info_pipelined_128x256_noswizzle
 #include "pipelined_kernel.cuh"

@@ -12,6 +12,8 @@
  *   PL_GROUP              block rasterisation: blocks walk groups of PL_GROUP block rows column
  *                         by column (1: plain row-major order)
  *   PL_A_MAP              which thread copies which float4 of the A strip (see below)
+ *   PL_A_SWIZZLE          1: A's columns flipped by k as in 10_pipelined.cu (a_column: for a
+ *                         K strip of 32, so that its transposed stores hit 32 banks); 0: not
  *   PL_PLAIN_ONLY         1: plain loads for B even where cp.async exists (to measure it)
  *   PL_DYNAMIC_SHARED     1: the tiles live in dynamic shared memory, for configurations above
  *                         the 48 KiB a block may declare statically (asked for at launch through
@@ -59,6 +61,9 @@
 #ifndef PL_DYNAMIC_SHARED
 #define PL_DYNAMIC_SHARED 0
 #endif
+#ifndef PL_A_SWIZZLE
+#define PL_A_SWIZZLE 1
+#endif
 #ifndef PL_PLAIN_ONLY
 #define PL_PLAIN_ONLY 0
 #endif
@@ -74,6 +79,7 @@
 #define PL_A_ROW_STEP (PL_THREADS / (PL_BK / 4))   /* rows between one thread's A loads */
 #define PL_B_ROW_STEP (PL_THREADS / (PL_BN / 4))
 #define PL_SHARED_BYTES PIPELINED_SHARED_BYTES(PL_BM, PL_BN, PL_BK, PL_STAGES)
+#define PL_A_COLUMN(m, k) (PL_A_SWIZZLE ? pl_a_column<PL_BK>(m, k) : (m))
 
 /* ASYNC: B by cp.async (true) or by plain loads and stores (false); see pl_copy16. */
 template <bool ASYNC>
@@ -156,10 +162,10 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
     do {                                                                                       \
         _Pragma("unroll") for (int l = 0; l < PL_A_LOADS; ++l) {                               \
             const int r = PL_A_ROW(l), c = PL_A_COL(l);                                        \
-            a_tile[buf][c + 0][r] = a_next[l].x;                                               \
-            a_tile[buf][c + 1][r] = a_next[l].y;                                               \
-            a_tile[buf][c + 2][r] = a_next[l].z;                                               \
-            a_tile[buf][c + 3][r] = a_next[l].w;                                               \
+            a_tile[buf][c + 0][PL_A_COLUMN(r, c + 0)] = a_next[l].x;                           \
+            a_tile[buf][c + 1][PL_A_COLUMN(r, c + 1)] = a_next[l].y;                           \
+            a_tile[buf][c + 2][PL_A_COLUMN(r, c + 2)] = a_next[l].z;                           \
+            a_tile[buf][c + 3][PL_A_COLUMN(r, c + 3)] = a_next[l].w;                           \
         }                                                                                      \
     } while (0)
 
@@ -178,7 +184,8 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
 #define PL_LOAD_FRAG(f, k)                                                                     \
     do {                                                                                       \
         _Pragma("unroll") for (int g = 0; g < PL_TM / 4; ++g) {                                \
-            const float4 v = *(const float4 *)&a_tile[cur][k][frag_row + g * 4 * PL_LANES_M];  \
+            const float4 v = *(const float4 *)&a_tile[cur][k][PL_A_COLUMN(frag_row, k) +       \
+                                                               g * 4 * PL_LANES_M];            \
             a_frag[f][4 * g + 0] = v.x;                                                        \
             a_frag[f][4 * g + 1] = v.y;                                                        \
             a_frag[f][4 * g + 2] = v.z;                                                        \
@@ -311,8 +318,10 @@ void PL_LAUNCH(const matmul_args *a)
 #undef PL_GROUP
 #undef PL_A_MAP
 #undef PL_DYNAMIC_SHARED
+#undef PL_A_SWIZZLE
 #undef PL_PLAIN_ONLY
 #undef PL_SHARED_BYTES
+#undef PL_A_COLUMN
 #undef PL_KERNEL
 #undef PL_LAUNCH
 #undef PL_INFO

@@ -1,11 +1,13 @@
 /* The chapter's launch configurations on every GPU of gpu_table.h, without a GPU:
  *   1. every kernel fits each GPU (threads, registers, shared memory), or is one the driver skips
- *      there with a reason (pipelined_bk32 on a T4), with the registers the compiler reported
+ *      there with a reason (pipelined_bk32 and the 128 x 256 tiles with a K strip of 32 on a T4
+ *      or a V100, whose blocks have too little shared memory), with the registers the compiler
+ *      reported
  *      for the code that GPU runs and with the most its __launch_bounds__ allow;
  *   2. step 11's tile choice (launch_pipelined) at every size the benchmark runs is sensible:
- *      128 x 128 only when its grid fills every slot of the first wave, else the 64 x 128
- *      configuration with the most blocks per SM; cp.async exactly from compute capability 8.0;
- *      and on an H100/H200 the same choice as the rule the committed timings were taken with;
+ *      128 x 256, else 128 x 128, only when its grid fills every slot of the first wave (and
+ *      128 x 256 only where it fits), else the 64 x 128 configuration with the most blocks per
+ *      SM; cp.async exactly from compute capability 8.0; and on an H100 the rule spelled out;
  *   3. every benchmark size fits the GPU's memory, with room for padded copies;
  *   4. the tensor-core kernels: skipped below compute capability 8.0, fitting from there on;
  *   5. the wgmma kernels: run on compute capability 9.0 alone, one block per SM.
@@ -29,7 +31,8 @@ static const char *const cubin_names[CUBINS] = {"sm_75", "sm_80", "sm_90", "sm_1
  * the compiler reports the same), dynamic shared memory, registers per thread per cubin and the
  * most registers its __launch_bounds__ allow (255 without a bound). Registers are what ptxas
  * reported for this chapter's build (CUDA 13.0, -O3), i.e. `nvcc --resource-usage` on each
- * kernel file, the figures `cuobjdump --dump-resource-usage matmul_demo` prints, 2026-11-22.
+ * kernel file, the figures `cuobjdump --dump-resource-usage matmul_demo` prints, 2026-11-22
+ * (the 128 x 256 rows with a K strip of 32: 2026-11-23).
  * For pipelined_*, the cp.async instantiation on sm_80 and later (the plain one for
  * pipelined_plain) and the plain one on sm_75; the two differ by at most 6 registers and both
  * stay under the cap of 128. */
@@ -73,6 +76,12 @@ static const kernel_shape kernels[] = {
      {245, 247, 215, 217, 217}, 255},
     {"pipelined_128x256_bk8", 256, PIPELINED_SHARED_BYTES(128, 256, 8, 3), 0,
      {243, 243, 211, 223, 223}, 255},
+    /* Step 11's 128 x 256 configuration (the same registers as 10_pipelined.cu's instantiation)
+     * and the same without the swizzle of A's columns. */
+    {"pipelined_128x256_bk32", 256, 0, PIPELINED_SHARED_BYTES(128, 256, 32, 2),
+     {235, 235, 255, 255, 255}, 255},
+    {"pipelined_128x256_noswizzle", 256, 0, PIPELINED_SHARED_BYTES(128, 256, 32, 2),
+     {219, 218, 251, 251, 251}, 255},
 };
 #define KERNEL_COUNT ((int)(sizeof kernels / sizeof kernels[0]))
 
@@ -113,7 +122,8 @@ static int regs_on(const tut_device_info *gpu, const kernel_shape *k)
     return c < 0 ? k->cap : k->regs[c];
 }
 
-/* 1. Every kernel fits, or is pipelined_bk32 on a GPU whose blocks have too little shared memory. */
+/* 1. Every kernel fits, or is one with a K strip of 32 on a GPU whose blocks have too little shared
+ * memory. */
 static void check_kernels(const tut_device_info *gpu)
 {
     int fewest = 1 << 30, skipped = 0;
@@ -126,9 +136,10 @@ static void check_kernels(const tut_device_info *gpu)
         const int by_shared = k->static_shared + k->dynamic_shared <= gpu->shared_per_block_optin;
         EXPECT(fits == by_shared); /* shared memory is the only limit any kernel can miss */
         if (!fits) {
-            EXPECT(strcmp(k->name, "pipelined_bk32") == 0);
+            const int bk32 = strcmp(k->name, "pipelined_bk32") == 0;
+            EXPECT(bk32 || strncmp(k->name, "pipelined_128x256_", 18) == 0);
             printf("  %-22s skipped here: %s\n", k->name, why);
-            EXPECT(strstr(why, "66560") != NULL);
+            EXPECT(strstr(why, bk32 ? "66560" : "99328") != NULL);
             ++skipped;
             continue;
         }
@@ -148,6 +159,7 @@ static void check_kernels(const tut_device_info *gpu)
 static tut_kernel_use pipelined_use(const tut_device_info *gpu, pipelined_tile t)
 {
     static const char *names[PIPELINED_TILE_COUNT] = {
+        [PIPELINED_128X256] = "pipelined_128x256_bk32",
         [PIPELINED_128X128] = "pipelined_128x128",
         [PIPELINED_64X128] = "pipelined_64x128",
         [PIPELINED_64X128_S2] = "pipelined_64x128_s2",
@@ -173,15 +185,17 @@ static void check_pipelined(const tut_device_info *gpu)
     for (int t = 0; t < PIPELINED_TILE_COUNT; ++t) {
         use[t] = pipelined_use(gpu, (pipelined_tile)t);
         per_sm[t] = tut_blocks_per_sm(gpu, use[t]);
-        EXPECT(per_sm[t] >= 1);
+        /* Every configuration fits, but 128 x 256 where a block cannot have 99,328 bytes. */
+        EXPECT(per_sm[t] >= 1 || (t == PIPELINED_128X256 && gpu->shared_per_block_optin < 99328));
         printf("  pipelined_%-9s %d blocks/SM (limited by %s)\n",
                pipelined_tile_name((pipelined_tile)t), per_sm[t],
-               tut_occupancy_limiter(gpu, use[t]));
+               per_sm[t] ? tut_occupancy_limiter(gpu, use[t]) : "shared memory: does not fit");
     }
     const int best_small = per_sm[PIPELINED_64X128_S2] > per_sm[PIPELINED_64X128]
                                ? per_sm[PIPELINED_64X128_S2]
                                : per_sm[PIPELINED_64X128];
-    const long long slots = (long long)per_sm[PIPELINED_128X128] * gpu->sm_count;
+    const long long slots256 = (long long)per_sm[PIPELINED_128X256] * gpu->sm_count;
+    const long long slots128 = (long long)per_sm[PIPELINED_128X128] * gpu->sm_count;
     printf("  size        tile       blocks  waves  copy\n");
     for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); ++i) {
         const int M = sizes[i][0], N = sizes[i][1];
@@ -193,45 +207,56 @@ static void check_pipelined(const tut_device_info *gpu)
         EXPECT(c.blocks == grid_of(c.tile, M, N));
         EXPECT(c.blocks_per_sm == per_sm[c.tile]);
         EXPECT(c.async_copy == (gpu->major >= 8));
+        /* The largest tile only when it fits and no SM idles in the first wave. */
+        const int huge_fills = per_sm[PIPELINED_128X256] > 0 &&
+                               grid_of(PIPELINED_128X256, M, N) >= slots256;
+        EXPECT((c.tile == PIPELINED_128X256) == huge_fills);
         if (c.tile == PIPELINED_128X128) {
-            /* The big tile only when no SM idles in the first wave. */
-            EXPECT(c.blocks >= slots);
-        } else {
-            /* The big tile would leave slots idle; the small one keeps the most blocks. */
-            EXPECT(grid_of(PIPELINED_128X128, M, N) < slots);
+            EXPECT(c.blocks >= slots128);
+        } else if (c.tile != PIPELINED_128X256) {
+            /* The big tiles would leave slots idle; the small one keeps the most blocks. */
+            EXPECT(grid_of(PIPELINED_128X128, M, N) < slots128);
             EXPECT(c.blocks_per_sm == best_small);
             EXPECT(c.blocks > grid_of(PIPELINED_128X128, M, N));
         }
     }
 }
 
-/* The rule the committed H200 timings were taken with ("128 x 128 when it gives at least two
- * blocks per SM, else 64 x 128"): on an H100/H200 the new rule must choose the same. */
-static void check_hopper_unchanged(void)
+/* The rule on an H100, spelled out: 128 x 256 (one block per SM) from 132 blocks of it, else
+ * 128 x 128 (two per SM) from 264 blocks, else 64 x 128. On a T4, 128 x 256 never fits. */
+static void check_known_choices(void)
 {
     const tut_device_info *h100 = tut_gpu_profile("H100");
     tut_kernel_use use[PIPELINED_TILE_COUNT];
     for (int t = 0; t < PIPELINED_TILE_COUNT; ++t)
         use[t] = pipelined_use(h100, (pipelined_tile)t);
+    EXPECT(tut_blocks_per_sm(h100, use[PIPELINED_128X256]) == 1);
+    EXPECT(tut_blocks_per_sm(h100, use[PIPELINED_128X128]) == 2);
     for (int n = 64; n <= 16384; n += 64) {
         const pipelined_choice c = pipelined_choose(h100, n, n, use);
-        const pipelined_tile old = grid_of(PIPELINED_128X128, n, n) >= 2LL * h100->sm_count
-                                       ? PIPELINED_128X128
-                                       : PIPELINED_64X128;
-        EXPECT(c.tile == old);
+        const pipelined_tile expected =
+            grid_of(PIPELINED_128X256, n, n) >= h100->sm_count        ? PIPELINED_128X256
+            : grid_of(PIPELINED_128X128, n, n) >= 2LL * h100->sm_count ? PIPELINED_128X128
+                                                                       : PIPELINED_64X128;
+        EXPECT(c.tile == expected);
     }
-    /* Known answers: two 128 x 128 blocks per H100 SM (registers), one per T4 SM (its 64 KiB
-     * of shared memory hold one block of 33,280 bytes), where the old rule assumed two. */
+    /* 2048^3: 128 blocks of 128 x 256 for 132 SMs, 256 of 128 x 128 for 264 slots: 64 x 128.
+     * 4096^3: 512 blocks of 128 x 256. */
+    EXPECT(pipelined_choose(h100, 2048, 2048, use).tile == PIPELINED_64X128);
+    EXPECT(pipelined_choose(h100, 4096, 4096, use).tile == PIPELINED_128X256);
+    /* One 128 x 128 block per T4 SM (its 64 KiB of shared memory hold one block of 33,280
+     * bytes), and no 128 x 256 one (99,328 bytes). */
     const tut_device_info *t4 = tut_gpu_profile("T4");
-    EXPECT(tut_blocks_per_sm(h100, pipelined_use(h100, PIPELINED_128X128)) == 2);
+    EXPECT(tut_blocks_per_sm(t4, pipelined_use(t4, PIPELINED_128X256)) == 0);
     EXPECT(tut_blocks_per_sm(t4, pipelined_use(t4, PIPELINED_128X128)) == 1);
     EXPECT(strcmp(tut_occupancy_limiter(t4, pipelined_use(t4, PIPELINED_128X128)),
                   "shared memory") == 0);
     tut_kernel_use t4_use[PIPELINED_TILE_COUNT];
     for (int t = 0; t < PIPELINED_TILE_COUNT; ++t)
         t4_use[t] = pipelined_use(t4, (pipelined_tile)t);
-    /* 1000^3 on a T4: 64 blocks of 128 x 128 fill its 40 slots (the old rule wanted 80). */
+    /* 1000^3 on a T4: 64 blocks of 128 x 128 fill its 40 slots; 8192^3 too (no 128 x 256). */
     EXPECT(pipelined_choose(t4, 1000, 1000, t4_use).tile == PIPELINED_128X128);
+    EXPECT(pipelined_choose(t4, 8192, 8192, t4_use).tile == PIPELINED_128X128);
     /* 512^3 on a T4: 16 blocks do not; 64 x 128 with 2 stages, 2 blocks per SM. */
     const pipelined_choice small = pipelined_choose(t4, 512, 512, t4_use);
     EXPECT(small.tile == PIPELINED_64X128_S2 && small.blocks_per_sm == 2 && !small.async_copy);
@@ -307,6 +332,7 @@ int main(void)
     EXPECT(PL_SHARED(128, 16, 2) == 33280 && PL_SHARED(128, 16, 3) == 41472);
     EXPECT(PL_SHARED(64, 16, 3) == 33280 && PL_SHARED(64, 16, 2) == 25088);
     EXPECT(PL_SHARED(128, 8, 4) == 24832 && PL_SHARED(128, 32, 2) == 66560);
+    EXPECT(PIPELINED_SHARED_BYTES(128, 256, 32, 2) == 99328);
     /* The tensor-core kernels' shared memory against the compiler's figures. */
     EXPECT(WMMA_SHARED_BYTES == 35328 && MMA_SHARED_BYTES == 75776);
     EXPECT(WGMMA_SHARED_BYTES == 197696);
@@ -322,7 +348,7 @@ int main(void)
         check_wgmma(gpu);
         check_memory(gpu);
     }
-    check_hopper_unchanged();
+    check_known_choices();
     printf("\n");
     return tut_finish(tut_test_failures() == 0);
 }
