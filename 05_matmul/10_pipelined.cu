@@ -11,13 +11,12 @@
  *     blocks resident at the same time share rows of A and columns of B in L2.
  *   - A's transposed stores are spread over all 32 banks by flipping two bits of the column
  *     (a_column), where plain stores would queue 2 or 4 deep on the same banks.
- *   - launch_pipelined picks one of four configurations (launch_config.c): the largest tile
- *     whose grid has a block for every slot the SMs offer. The largest, 128 x 256 with a K strip
- *     of 32 and 16 x 8 results per thread, is cuBLAS's shape: 255 registers and 99,328 bytes
- *     of shared memory per block, one block per SM, half the shared-memory loads per FMA of
- *     8 x 8 and half the barriers of a strip of 16 (a T4's blocks cannot have that much shared
- *     memory: it never takes it). Then 128 x 128 (8 x 8 per thread, K strip 16, two blocks per
- *     SM on an H100, one on a T4), then 64 x 128 for small matrices.
+ *   - launch_pipelined picks one of four configurations (launch_config.c). The largest,
+ *     128 x 256 with a K strip of 32 and 16 x 8 results per thread, is cuBLAS's shape: 255
+ *     registers and 99,328 bytes of shared memory per block, one block per SM, fewer shared
+ *     loads per FMA than 8 x 8 and half the barriers of a strip of 16. It is taken where it fits
+ *     (not on a T4) and its waves keep 90% of the SMs busy; else 128 x 128 (8 x 8 per thread,
+ *     K strip 16) when its grid fills every slot, else 64 x 128 for small matrices.
  * What each idea buys is measured by the benchmark-only program matmul_ablations
  * (ablations/pipelined_configs.cu: one configuration per idea taken away; docs/05_matmul.md).
  * cp.async needs compute capability 8.0. On an older GPU (or one emulated with TUT_EMULATE_GPU)
@@ -192,8 +191,9 @@ static __device__ __forceinline__ void load_fragments(float *a, float *b, const 
 /* __launch_bounds__: THREADS per block, and as many blocks per SM as the 65,536 registers of an
  * SM hold at 2 per result (TM x TN accumulators, as many again for fragments and addresses):
  * 128 registers for 8 x 8 results, 255 for 16 x 8. STAGES: buffers of B. ASYNC: B by cp.async
- * (true) or by plain loads and stores (false). The tiles live in dynamic shared memory:
- * PIPELINED_SHARED_BYTES, above the 48 KiB a block gets unasked for 128 x 256. */
+ * (true) or by plain loads and stores (false). The tiles live in dynamic shared memory,
+ * PIPELINED_SHARED_BYTES (above the 48 KiB a block gets unasked for 128 x 256; declaring the
+ * smaller tiles' arrays statically instead measured the same). */
 template <int BM, int BN, int BK, int WARP_M, int STAGES, bool ASYNC>
 __global__ void __launch_bounds__(PIPELINED_THREADS(BM, BN, WARP_M),
                                   65536 / (PIPELINED_THREADS(BM, BN, WARP_M) * 2 *

@@ -64,6 +64,12 @@ static pipelined_choice make_choice(const tut_device_info *dev, pipelined_tile t
     return c;
 }
 
+double pipelined_wave_fill(long long blocks, long long slots)
+{
+    const long long waves = (blocks + slots - 1) / slots;
+    return waves > 0 ? (double)blocks / (double)(waves * slots) : 0.0;
+}
+
 pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
                                   const tut_kernel_use use[PIPELINED_TILE_COUNT])
 {
@@ -75,7 +81,8 @@ pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
     const pipelined_tile small = small2 > small3 ? PIPELINED_64X128_S2 : PIPELINED_64X128;
     const int small_per_sm = small2 > small3 ? small2 : small3;
 
-    if (huge > 0 && grid_blocks(PIPELINED_128X256, M, N) >= (long long)huge * dev->sm_count)
+    if (huge > 0 && pipelined_wave_fill(grid_blocks(PIPELINED_128X256, M, N),
+                                        (long long)huge * dev->sm_count) >= PIPELINED_WAVE_FILL)
         return make_choice(dev, PIPELINED_128X256, M, N, huge);
     if (big > 0 && (grid_blocks(PIPELINED_128X128, M, N) >= (long long)big * dev->sm_count ||
                     small_per_sm == 0))

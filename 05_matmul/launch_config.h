@@ -5,9 +5,9 @@
  *
  * Most kernels of the chapter have one fixed configuration that fits every GPU this suite runs
  * on (the CPU test proves it); the choices made here are those that depend on the GPU:
- *   - step 11's tile (launch_pipelined): 128 x 256, else 128 x 128, when its grid fills every SM
- *     at the occupancy the GPU allows, else the 64 x 128 configuration that keeps the most
- *     blocks on an SM;
+ *   - step 11's tile (launch_pipelined): 128 x 256 when its waves keep at least 90% of the
+ *     SMs' slots busy, else 128 x 128 when its grid fills every slot at the occupancy the GPU
+ *     allows, else the 64 x 128 configuration that keeps the most blocks on an SM;
  *   - how step 11 copies B: cp.async from compute capability 8.0, plain loads before;
  *   - whether a configuration fits at all (pipelined_bk32 asks 66,560 bytes of shared memory per
  *     block: more than a T4 block can have); one that does not is skipped with the reason. */
@@ -94,11 +94,18 @@ int pipelined_tile_cols(pipelined_tile tile);
 /* 1 if B may be copied with cp.async on this GPU (compute capability 8.0, emulated if so). */
 int pipelined_async_copy(const tut_device_info *dev);
 
+/* The share of the resident slots (blocks per SM x SMs) that a grid's waves keep busy:
+ * blocks / (waves x slots), waves = blocks / slots rounded up. 288 blocks for 132 slots: 3
+ * waves, the last with 24 blocks: 0.73. */
+double pipelined_wave_fill(long long blocks, long long slots);
+#define PIPELINED_WAVE_FILL 0.9
+
 /* Step 11's choice for an M x N result. use[t] is what one block of configuration t asks (the
  * program asks the runtime; the CPU test gives the registers the compiler reported):
- *   - 128 x 256 when it fits the GPU and its grid has at least one block for every resident
- *     slot (blocks per SM x SMs): then no SM idles in the first wave, and the largest tile
- *     reuses each load most;
+ *   - 128 x 256 when it fits the GPU and its waves keep at least PIPELINED_WAVE_FILL of the slots
+ *     busy: the largest tile reuses each load most, but it is also the slowest to finish, and in
+ *     a last wave that leaves SMs idle they wait for it (at 3072^3 on an H100, 288 blocks for
+ *     132 SMs, it measured slower than 128 x 128, whose blocks take half the time);
  *   - else 128 x 128 on the same condition;
  *   - otherwise the 64 x 128 configuration with the most blocks per SM (on a tie, 3 stages);
  *   - if no 64 x 128 one fits the GPU at all, 128 x 128; blocks_per_sm = 0 if none fits. */

@@ -207,9 +207,10 @@ static void check_pipelined(const tut_device_info *gpu)
         EXPECT(c.blocks == grid_of(c.tile, M, N));
         EXPECT(c.blocks_per_sm == per_sm[c.tile]);
         EXPECT(c.async_copy == (gpu->major >= 8));
-        /* The largest tile only when it fits and no SM idles in the first wave. */
-        const int huge_fills = per_sm[PIPELINED_128X256] > 0 &&
-                               grid_of(PIPELINED_128X256, M, N) >= slots256;
+        /* The largest tile only when it fits and its waves keep 90% of the slots busy. */
+        const long long g256 = grid_of(PIPELINED_128X256, M, N);
+        const long long waves256 = slots256 > 0 ? (g256 + slots256 - 1) / slots256 : 0;
+        const int huge_fills = per_sm[PIPELINED_128X256] > 0 && 10 * g256 >= 9 * waves256 * slots256;
         EXPECT((c.tile == PIPELINED_128X256) == huge_fills);
         if (c.tile == PIPELINED_128X128) {
             EXPECT(c.blocks >= slots128);
@@ -222,8 +223,9 @@ static void check_pipelined(const tut_device_info *gpu)
     }
 }
 
-/* The rule on an H100, spelled out: 128 x 256 (one block per SM) from 132 blocks of it, else
- * 128 x 128 (two per SM) from 264 blocks, else 64 x 128. On a T4, 128 x 256 never fits. */
+/* The rule on an H100, spelled out: 128 x 256 (one block per SM) when its blocks fill at least
+ * 90% of its waves of 132, else 128 x 128 (two per SM) from 264 blocks, else 64 x 128. On a T4,
+ * 128 x 256 never fits. */
 static void check_known_choices(void)
 {
     const tut_device_info *h100 = tut_gpu_profile("H100");
@@ -234,16 +236,24 @@ static void check_known_choices(void)
     EXPECT(tut_blocks_per_sm(h100, use[PIPELINED_128X128]) == 2);
     for (int n = 64; n <= 16384; n += 64) {
         const pipelined_choice c = pipelined_choose(h100, n, n, use);
+        const long long g256 = grid_of(PIPELINED_128X256, n, n);
+        const long long last = g256 % h100->sm_count; /* blocks in a partial last wave */
+        const int fills = last == 0 || 10 * g256 >= 9 * (g256 / h100->sm_count + 1) * h100->sm_count;
         const pipelined_tile expected =
-            grid_of(PIPELINED_128X256, n, n) >= h100->sm_count        ? PIPELINED_128X256
+            fills                                                      ? PIPELINED_128X256
             : grid_of(PIPELINED_128X128, n, n) >= 2LL * h100->sm_count ? PIPELINED_128X128
                                                                        : PIPELINED_64X128;
         EXPECT(c.tile == expected);
     }
-    /* 2048^3: 128 blocks of 128 x 256 for 132 SMs, 256 of 128 x 128 for 264 slots: 64 x 128.
-     * 4096^3: 512 blocks of 128 x 256. */
-    EXPECT(pipelined_choose(h100, 2048, 2048, use).tile == PIPELINED_64X128);
+    /* 2048^3: 128 blocks of 128 x 256 for 132 SMs (0.97 of one wave); 3072^3: 288 (0.73 of
+     * three), so 576 of 128 x 128; 4096^3: 512 of 128 x 256 (0.97 of four); 1024^3: 32 of
+     * 128 x 256 (0.24), 64 of 128 x 128 for 264 slots: 64 x 128. */
+    EXPECT(pipelined_choose(h100, 2048, 2048, use).tile == PIPELINED_128X256);
+    EXPECT(pipelined_choose(h100, 3072, 3072, use).tile == PIPELINED_128X128);
     EXPECT(pipelined_choose(h100, 4096, 4096, use).tile == PIPELINED_128X256);
+    EXPECT(pipelined_choose(h100, 1024, 1024, use).tile == PIPELINED_64X128);
+    EXPECT(pipelined_wave_fill(288, 132) > 0.727 && pipelined_wave_fill(288, 132) < 0.728);
+    EXPECT(pipelined_wave_fill(132, 132) == 1.0 && pipelined_wave_fill(0, 132) == 0.0);
     /* One 128 x 128 block per T4 SM (its 64 KiB of shared memory hold one block of 33,280
      * bytes), and no 128 x 256 one (99,328 bytes). */
     const tut_device_info *t4 = tut_gpu_profile("T4");
