@@ -73,21 +73,29 @@ double pipelined_wave_fill(long long blocks, long long slots)
 pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
                                   const tut_kernel_use use[PIPELINED_TILE_COUNT])
 {
-    const int huge = tut_blocks_per_sm(dev, use[PIPELINED_128X256]);
-    const int big = tut_blocks_per_sm(dev, use[PIPELINED_128X128]);
-    const int small3 = tut_blocks_per_sm(dev, use[PIPELINED_64X128]);
-    const int small2 = tut_blocks_per_sm(dev, use[PIPELINED_64X128_S2]);
+    int per_sm[PIPELINED_TILE_COUNT];
+    for (int t = 0; t < PIPELINED_TILE_COUNT; ++t)
+        per_sm[t] = tut_blocks_per_sm(dev, use[t]);
     /* The better small tile: more blocks per SM hide more latency; 3 stages on a tie. */
-    const pipelined_tile small = small2 > small3 ? PIPELINED_64X128_S2 : PIPELINED_64X128;
-    const int small_per_sm = small2 > small3 ? small2 : small3;
+    const pipelined_tile small = per_sm[PIPELINED_64X128_S2] > per_sm[PIPELINED_64X128]
+                                     ? PIPELINED_64X128_S2
+                                     : PIPELINED_64X128;
 
-    if (huge > 0 && pipelined_wave_fill(grid_blocks(PIPELINED_128X256, M, N),
-                                        (long long)huge * dev->sm_count) >= PIPELINED_WAVE_FILL)
-        return make_choice(dev, PIPELINED_128X256, M, N, huge);
-    if (big > 0 && (grid_blocks(PIPELINED_128X128, M, N) >= (long long)big * dev->sm_count ||
-                    small_per_sm == 0))
-        return make_choice(dev, PIPELINED_128X128, M, N, big);
-    return make_choice(dev, small, M, N, small_per_sm);
+    /* The largest tile whose waves keep the slots busy. */
+    const pipelined_tile by_size[3] = {PIPELINED_128X256, PIPELINED_128X128, small};
+    for (int i = 0; i < 3; ++i) {
+        const pipelined_tile t = by_size[i];
+        if (per_sm[t] > 0 && pipelined_wave_fill(grid_blocks(t, M, N),
+                                                 (long long)per_sm[t] * dev->sm_count) >=
+                                 PIPELINED_WAVE_FILL)
+            return make_choice(dev, t, M, N, per_sm[t]);
+    }
+    /* None does: the small tile, whose last wave ends soonest (or, where it does not fit, the
+     * next that does; blocks_per_sm = 0 if none fits). */
+    for (int i = 2; i >= 0; --i)
+        if (per_sm[by_size[i]] > 0)
+            return make_choice(dev, by_size[i], M, N, per_sm[by_size[i]]);
+    return make_choice(dev, small, M, N, 0);
 }
 
 pipelined_choice pipelined_take(const tut_device_info *dev, pipelined_tile tile, int M, int N,

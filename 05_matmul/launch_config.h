@@ -5,9 +5,9 @@
  *
  * Most kernels of the chapter have one fixed configuration that fits every GPU this suite runs
  * on (the CPU test proves it); the choices made here are those that depend on the GPU:
- *   - step 11's tile (launch_pipelined): 128 x 256 when its waves keep at least 90% of the
- *     SMs' slots busy, else 128 x 128 when its grid fills every slot at the occupancy the GPU
- *     allows, else the 64 x 128 configuration that keeps the most blocks on an SM;
+ *   - step 11's tile (launch_pipelined): the largest of 128 x 256, 128 x 128 and 64 x 128 whose
+ *     waves keep at least 90% of the SMs' slots busy at the occupancy the GPU allows, else the
+ *     64 x 128 configuration that keeps the most blocks on an SM;
  *   - how step 11 copies B: cp.async from compute capability 8.0, plain loads before;
  *   - whether a configuration fits at all (pipelined_bk32 asks 66,560 bytes of shared memory per
  *     block: more than a T4 block can have); one that does not is skipped with the reason. */
@@ -102,13 +102,13 @@ double pipelined_wave_fill(long long blocks, long long slots);
 
 /* Step 11's choice for an M x N result. use[t] is what one block of configuration t asks (the
  * program asks the runtime; the CPU test gives the registers the compiler reported):
- *   - 128 x 256 when it fits the GPU and its waves keep at least PIPELINED_WAVE_FILL of the slots
- *     busy: the largest tile reuses each load most, but it is also the slowest to finish, and in
- *     a last wave that leaves SMs idle they wait for it (at 3072^3 on an H100, 288 blocks for
- *     132 SMs, it measured slower than 128 x 128, whose blocks take half the time);
- *   - else 128 x 128 on the same condition;
- *   - otherwise the 64 x 128 configuration with the most blocks per SM (on a tie, 3 stages);
- *   - if no 64 x 128 one fits the GPU at all, 128 x 128; blocks_per_sm = 0 if none fits. */
+ *   - the largest tile, 128 x 256, then 128 x 128, then the 64 x 128 configuration with the most
+ *     blocks per SM (3 stages on a tie), that fits the GPU and whose waves keep at least
+ *     PIPELINED_WAVE_FILL of the slots busy: a larger tile reuses each load more, but its
+ *     blocks take longer, and in a last wave that leaves SMs idle they wait for them;
+ *   - if none does, that 64 x 128 configuration, whose last wave ends soonest (measured on an
+ *     H100 at 3072^3, where every tile's waves are 73% full: 64 x 128 was the fastest);
+ *   - if it does not fit, the next larger that does; blocks_per_sm = 0 if none fits. */
 pipelined_choice pipelined_choose(const tut_device_info *dev, int M, int N,
                                   const tut_kernel_use use[PIPELINED_TILE_COUNT]);
 

@@ -191,11 +191,9 @@ static void check_pipelined(const tut_device_info *gpu)
                pipelined_tile_name((pipelined_tile)t), per_sm[t],
                per_sm[t] ? tut_occupancy_limiter(gpu, use[t]) : "shared memory: does not fit");
     }
-    const int best_small = per_sm[PIPELINED_64X128_S2] > per_sm[PIPELINED_64X128]
-                               ? per_sm[PIPELINED_64X128_S2]
-                               : per_sm[PIPELINED_64X128];
-    const long long slots256 = (long long)per_sm[PIPELINED_128X256] * gpu->sm_count;
-    const long long slots128 = (long long)per_sm[PIPELINED_128X128] * gpu->sm_count;
+    const pipelined_tile small = per_sm[PIPELINED_64X128_S2] > per_sm[PIPELINED_64X128]
+                                     ? PIPELINED_64X128_S2
+                                     : PIPELINED_64X128;
     printf("  size        tile       blocks  waves  copy\n");
     for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); ++i) {
         const int M = sizes[i][0], N = sizes[i][1];
@@ -207,25 +205,29 @@ static void check_pipelined(const tut_device_info *gpu)
         EXPECT(c.blocks == grid_of(c.tile, M, N));
         EXPECT(c.blocks_per_sm == per_sm[c.tile]);
         EXPECT(c.async_copy == (gpu->major >= 8));
-        /* The largest tile only when it fits and its waves keep 90% of the slots busy. */
-        const long long g256 = grid_of(PIPELINED_128X256, M, N);
-        const long long waves256 = slots256 > 0 ? (g256 + slots256 - 1) / slots256 : 0;
-        const int huge_fills = per_sm[PIPELINED_128X256] > 0 && 10 * g256 >= 9 * waves256 * slots256;
-        EXPECT((c.tile == PIPELINED_128X256) == huge_fills);
-        if (c.tile == PIPELINED_128X128) {
-            EXPECT(c.blocks >= slots128);
-        } else if (c.tile != PIPELINED_128X256) {
-            /* The big tiles would leave slots idle; the small one keeps the most blocks. */
-            EXPECT(grid_of(PIPELINED_128X128, M, N) < slots128);
-            EXPECT(c.blocks_per_sm == best_small);
-            EXPECT(c.blocks > grid_of(PIPELINED_128X128, M, N));
+        /* A tile whose waves fill 90% of its slots, counted here in integers:
+         * 10 blocks >= 9 waves x slots. */
+        int fills[PIPELINED_TILE_COUNT];
+        for (int t = 0; t < PIPELINED_TILE_COUNT; ++t) {
+            const long long slots = (long long)per_sm[t] * gpu->sm_count;
+            const long long g = grid_of((pipelined_tile)t, M, N);
+            fills[t] = slots > 0 && 10 * g >= 9 * ((g + slots - 1) / slots) * slots;
+        }
+        if (c.tile == PIPELINED_128X256) {
+            EXPECT(fills[PIPELINED_128X256]);
+        } else if (c.tile == PIPELINED_128X128) {
+            EXPECT(!fills[PIPELINED_128X256] && fills[PIPELINED_128X128]);
+        } else {
+            /* No larger tile fills its waves; the small one keeps the most blocks per SM. */
+            EXPECT(c.tile == small);
+            EXPECT(!fills[PIPELINED_128X256] && !fills[PIPELINED_128X128]);
         }
     }
 }
 
 /* The rule on an H100, spelled out: 128 x 256 (one block per SM) when its blocks fill at least
- * 90% of its waves of 132, else 128 x 128 (two per SM) from 264 blocks, else 64 x 128. On a T4,
- * 128 x 256 never fits. */
+ * 90% of its waves of 132, else 128 x 128 (two per SM) when they fill 90% of waves of 264, else
+ * 64 x 128 (four per SM). On a T4, 128 x 256 never fits. */
 static void check_known_choices(void)
 {
     const tut_device_info *h100 = tut_gpu_profile("H100");
@@ -236,20 +238,18 @@ static void check_known_choices(void)
     EXPECT(tut_blocks_per_sm(h100, use[PIPELINED_128X128]) == 2);
     for (int n = 64; n <= 16384; n += 64) {
         const pipelined_choice c = pipelined_choose(h100, n, n, use);
-        const long long g256 = grid_of(PIPELINED_128X256, n, n);
-        const long long last = g256 % h100->sm_count; /* blocks in a partial last wave */
-        const int fills = last == 0 || 10 * g256 >= 9 * (g256 / h100->sm_count + 1) * h100->sm_count;
-        const pipelined_tile expected =
-            fills                                                      ? PIPELINED_128X256
-            : grid_of(PIPELINED_128X128, n, n) >= 2LL * h100->sm_count ? PIPELINED_128X128
-                                                                       : PIPELINED_64X128;
+        const double f256 = pipelined_wave_fill(grid_of(PIPELINED_128X256, n, n), 132);
+        const double f128 = pipelined_wave_fill(grid_of(PIPELINED_128X128, n, n), 264);
+        const pipelined_tile expected = f256 >= 0.9   ? PIPELINED_128X256
+                                        : f128 >= 0.9 ? PIPELINED_128X128
+                                                      : PIPELINED_64X128;
         EXPECT(c.tile == expected);
     }
     /* 2048^3: 128 blocks of 128 x 256 for 132 SMs (0.97 of one wave); 3072^3: 288 (0.73 of
-     * three), so 576 of 128 x 128; 4096^3: 512 of 128 x 256 (0.97 of four); 1024^3: 32 of
-     * 128 x 256 (0.24), 64 of 128 x 128 for 264 slots: 64 x 128. */
+     * three), 576 of 128 x 128 for 264 slots (0.73), so 64 x 128; 4096^3: 512 of 128 x 256
+     * (0.97 of four); 1024^3: 32 of 128 x 256 (0.24): 64 x 128. */
     EXPECT(pipelined_choose(h100, 2048, 2048, use).tile == PIPELINED_128X256);
-    EXPECT(pipelined_choose(h100, 3072, 3072, use).tile == PIPELINED_128X128);
+    EXPECT(pipelined_choose(h100, 3072, 3072, use).tile == PIPELINED_64X128);
     EXPECT(pipelined_choose(h100, 4096, 4096, use).tile == PIPELINED_128X256);
     EXPECT(pipelined_choose(h100, 1024, 1024, use).tile == PIPELINED_64X128);
     EXPECT(pipelined_wave_fill(288, 132) > 0.727 && pipelined_wave_fill(288, 132) < 0.728);
@@ -264,8 +264,11 @@ static void check_known_choices(void)
     tut_kernel_use t4_use[PIPELINED_TILE_COUNT];
     for (int t = 0; t < PIPELINED_TILE_COUNT; ++t)
         t4_use[t] = pipelined_use(t4, (pipelined_tile)t);
-    /* 1000^3 on a T4: 64 blocks of 128 x 128 fill its 40 slots; 8192^3 too (no 128 x 256). */
-    EXPECT(pipelined_choose(t4, 1000, 1000, t4_use).tile == PIPELINED_128X128);
+    /* 1000^3 on a T4: 64 blocks of 128 x 128 for 40 slots fill 80% of two waves, 128 of 64 x 128
+     * (two stages, two per SM) 80% of two waves of 80: 64 x 128. 4096^3: 1024 blocks of
+     * 128 x 128, 26 waves, 98%; 8192^3 too (no 128 x 256). */
+    EXPECT(pipelined_choose(t4, 1000, 1000, t4_use).tile == PIPELINED_64X128_S2);
+    EXPECT(pipelined_choose(t4, 4096, 4096, t4_use).tile == PIPELINED_128X128);
     EXPECT(pipelined_choose(t4, 8192, 8192, t4_use).tile == PIPELINED_128X128);
     /* 512^3 on a T4: 16 blocks do not; 64 x 128 with 2 stages, 2 blocks per SM. */
     const pipelined_choice small = pipelined_choose(t4, 512, 512, t4_use);
