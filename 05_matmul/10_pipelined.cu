@@ -14,9 +14,9 @@
  *   - launch_pipelined picks one of four configurations (launch_config.c). The largest,
  *     128 x 256 with a K strip of 32 and 16 x 8 results per thread, is cuBLAS's shape: 255
  *     registers and 99,328 bytes of shared memory per block, one block per SM, fewer shared
- *     loads per FMA than 8 x 8 and half the barriers of a strip of 16. It is taken where it fits
- *     (not on a T4) and its waves keep 90% of the SMs busy; else 128 x 128 (8 x 8 per thread,
- *     K strip 16) when its grid fills every slot, else 64 x 128 for small matrices.
+ *     loads per FMA than 8 x 8 and half the barriers of a strip of 16. The rule: the largest of
+ *     128 x 256, 128 x 128 (8 x 8 per thread, K strip 16) and 64 x 128 that fits (128 x 256 does
+ *     not on a T4 or a V100) and whose waves keep 90% of the SMs' slots busy; else 64 x 128.
  * What each idea buys is measured by the benchmark-only program matmul_ablations
  * (ablations/pipelined_configs.cu: one configuration per idea taken away; docs/05_matmul.md).
  * cp.async needs compute capability 8.0. On an older GPU (or one emulated with TUT_EMULATE_GPU)
@@ -105,7 +105,7 @@ static __device__ __forceinline__ void block_position(int *brow, int *bcol)
 template <int BK>
 static __device__ __forceinline__ int a_column(int m, int k)
 {
-    return BK == 32 ? m ^ (((k >> 3) & 3) << 2) : m;
+    return pipelined_a_column(m, k, BK); /* launch_config.h: the CPU test checks it */
 }
 
 /* Where the fragments of row k start: the column of the thread's first row, fragment_row. */
@@ -209,6 +209,9 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
     /* A: two buffers, filled through registers (transposed). B: STAGES buffers, filled by
      * cp.async straight from global memory (no registers, no transpose). */
     extern __shared__ __align__(16) float pipelined_shared[];
+    static_assert(4 * (2 * BK * (BM + APAD) + STAGES * BK * BN) ==
+                      PIPELINED_SHARED_BYTES(BM, BN, BK, STAGES),
+                  "the tiles below against launch_config.h's count");
     float (*a_tile)[BK][BM + APAD] = (float (*)[BK][BM + APAD])pipelined_shared;
     float (*b_tile)[BK][BN] = (float (*)[BK][BN])(pipelined_shared + 2 * BK * (BM + APAD));
 
@@ -350,8 +353,8 @@ static const matmul_launch_fn tile_launch[PIPELINED_TILE_COUNT] = {
 
 /* What each candidate asks of an SM, asked of the runtime once (registers of the instantiation
  * this run launches), and the choice for an M x N result (launch_config.c). The shared memory
- * a configuration needs is granted here too; one the GPU cannot grant (128 x 256 on a T4) does
- * not fit, and the choice passes it by. */
+ * a configuration needs is granted here too; one the GPU cannot grant (128 x 256 on a T4 or a
+ * V100) does not fit, and the choice passes it by. */
 static int forced_tile = -1; /* pipelined_set_tile: a configuration whatever the size */
 
 static pipelined_choice choose(int M, int N)
@@ -362,8 +365,11 @@ static pipelined_choice choose(int M, int N)
         for (int t = 0; t < PIPELINED_TILE_COUNT; ++t) {
             const matmul_kernel_info k = tile_info[t]();
             char why[200];
-            tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why, sizeof why);
+            const int granted = tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why,
+                                                         sizeof why);
             use[t] = tut_kernel_use_of(k.kernel, k.threads, k.dynamic_shared);
+            if (!granted)
+                use[t].threads = 0; /* fits nowhere: pipelined_choose passes it by */
         }
         known = 1;
     }

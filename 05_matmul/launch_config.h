@@ -9,8 +9,9 @@
  *     waves keep at least 90% of the SMs' slots busy at the occupancy the GPU allows, else the
  *     64 x 128 configuration that keeps the most blocks on an SM;
  *   - how step 11 copies B: cp.async from compute capability 8.0, plain loads before;
- *   - whether a configuration fits at all (pipelined_bk32 asks 66,560 bytes of shared memory per
- *     block: more than a T4 block can have); one that does not is skipped with the reason. */
+ *   - whether a configuration fits at all (step 11's 128 x 256 tile asks 99,328 bytes of shared
+ *     memory per block, pipelined_bk32 66,560: more than a T4 block can have, and the first
+ *     more than a V100's); one that does not is passed by or skipped with the reason. */
 #ifndef MATMUL_LAUNCH_CONFIG_H
 #define MATMUL_LAUNCH_CONFIG_H
 
@@ -28,6 +29,18 @@ extern "C" {
  * and padded) and `stages` buffers of the B strip (bk x bn floats). */
 #define PIPELINED_SHARED_BYTES(bm, bn, bk, stages) \
     ((size_t)4 * (2 * (bk) * ((bm) + 4) + (stages) * (bk) * (bn)))
+
+/* Where step 11 stores column m of row k of its transposed A tile (a K strip of bk): for a
+ * strip of 32, m with bits 2-3 flipped by k / 8 (10_pipelined.cu says why), else m. Callable
+ * from the kernels and from the CPU test, which checks that it spreads a warp's stores over
+ * the 32 banks and keeps the fragments' float4s whole. */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline int pipelined_a_column(int m, int k, int bk)
+{
+    return bk == 32 ? m ^ (((k >> 3) & 3) << 2) : m;
+}
 
 /* Steps 12-14, the tensor cores (TF32, compute capability 8.0). The WMMA kernel
  * (11_wmma_tf32.cu): 128 x 128 block tile, K strip 32, 256 threads, static shared memory

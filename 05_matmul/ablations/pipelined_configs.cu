@@ -2,7 +2,8 @@
  * (pipelined_kernel.cuh, built once per configuration with #define / #include) in its main
  * configuration and with one idea changed at a time, to measure what each buys
  * (docs/05_matmul.md, "What each idea buys"). The teaching version is 10_pipelined.cu, plain
- * code with the same main configuration and the same 64 x 128 tiles.
+ * code with the same four configurations: 128 x 256 (here pipelined_128x256_bk32), 128 x 128
+ * (pipelined_128x128) and the 64 x 128 tiles.
  * cp.async needs compute capability 8.0; below, B goes through plain loads and stores. */
 #include <stdio.h>
 
@@ -56,12 +57,12 @@ static __device__ __forceinline__ void pl_wait(void)
 #endif
 }
 
-/* Where column m of row k of the A tile is stored with PL_A_SWIZZLE: 10_pipelined.cu's
- * a_column (for a K strip of 32, bits 2-3 of m flipped by k / 8; else m). */
+/* Where column m of row k of the A tile is stored with PL_A_SWIZZLE: step 11's
+ * pipelined_a_column (launch_config.h). */
 template <int BK>
 static __device__ __forceinline__ int pl_a_column(int m, int k)
 {
-    return BK == 32 ? m ^ (((k >> 3) & 3) << 2) : m;
+    return pipelined_a_column(m, k, BK);
 }
 
 /* Whether this run copies B with cp.async: read at each launch, since it is the device's. */
@@ -70,9 +71,9 @@ static bool pl_async(void)
     return pipelined_async_copy(tut_current_device()) != 0;
 }
 
-/* The main configuration: 128 x 128 x 16, 256 threads, warp tile 32 x 64, 8 x 8 per thread,
- * at most 128 registers (two blocks per SM where the shared memory allows: not on a T4), two
- * stages of B, groups of 16 block rows: the defaults of 10_pipelined_kernel.cuh, so only the
+/* The 128 x 128 configuration: 128 x 128 x 16, 256 threads, warp tile 32 x 64, 8 x 8 per
+ * thread, at most 128 registers (two blocks per SM where the shared memory allows: not on a T4),
+ * two stages of B, groups of 16 block rows: the defaults of pipelined_kernel.cuh, so only the
  * names are given. Each configuration after it defines only what it changes. */
 #define PL_KERNEL pipelined_128x128_kernel
 #define PL_LAUNCH launch_pipelined_128x128

@@ -4,10 +4,10 @@
  *      or a V100, whose blocks have too little shared memory), with the registers the compiler
  *      reported
  *      for the code that GPU runs and with the most its __launch_bounds__ allow;
- *   2. step 11's tile choice (launch_pipelined) at every size the benchmark runs is sensible:
- *      128 x 256, else 128 x 128, only when its grid fills every slot of the first wave (and
- *      128 x 256 only where it fits), else the 64 x 128 configuration with the most blocks per
- *      SM; cp.async exactly from compute capability 8.0; and on an H100 the rule spelled out;
+ *   2. step 11's tile choice (launch_pipelined) at every size the benchmark runs follows the
+ *      rule: the largest tile that fits and whose waves keep 90% of its slots busy, else the
+ *      64 x 128 configuration with the most blocks per SM; cp.async exactly from compute
+ *      capability 8.0; on an H100 and a T4 the rule spelled out; and the swizzle of A;
  *   3. every benchmark size fits the GPU's memory, with room for padded copies;
  *   4. the tensor-core kernels: skipped below compute capability 8.0, fitting from there on;
  *   5. the wgmma kernels: run on compute capability 9.0 alone, one block per SM.
@@ -35,7 +35,7 @@ static const char *const cubin_names[CUBINS] = {"sm_75", "sm_80", "sm_90", "sm_1
  * (the 128 x 256 rows with a K strip of 32: 2026-11-23).
  * For pipelined_*, the cp.async instantiation on sm_80 and later (the plain one for
  * pipelined_plain) and the plain one on sm_75; the two differ by at most 6 registers and both
- * stay under the cap of 128. */
+ * stay under the cap (128, or 255 for the 128 x 256 tiles). */
 typedef struct {
     const char *name;
     int threads;
@@ -254,6 +254,7 @@ static void check_known_choices(void)
     EXPECT(pipelined_choose(h100, 1024, 1024, use).tile == PIPELINED_64X128);
     EXPECT(pipelined_wave_fill(288, 132) > 0.727 && pipelined_wave_fill(288, 132) < 0.728);
     EXPECT(pipelined_wave_fill(132, 132) == 1.0 && pipelined_wave_fill(0, 132) == 0.0);
+    EXPECT(pipelined_wave_fill(9, 10) >= PIPELINED_WAVE_FILL); /* 90% exactly is enough */
     /* One 128 x 128 block per T4 SM (its 64 KiB of shared memory hold one block of 33,280
      * bytes), and no 128 x 256 one (99,328 bytes). */
     const tut_device_info *t4 = tut_gpu_profile("T4");
@@ -332,6 +333,58 @@ static void check_wgmma(const tut_device_info *profile)
     EXPECT(!matmul_hopper(&gpu));
 }
 
+/* Step 11's swizzle of A (pipelined_a_column) in its 128 x 256 configuration: 256 threads, K
+ * strip 32, A tile rows of 128 + 4 floats; thread t stores the float4 at A row t / 8 + 32 l
+ * (l = 0..3), columns 4 (t % 8) .. + 3, transposed. The most stores of one warp instruction that
+ * fall on one bank (1: conflict-free). */
+static int worst_store_conflict(int swizzle)
+{
+    int worst = 0;
+    for (int warp = 0; warp < 8; ++warp)
+        for (int l = 0; l < 4; ++l)
+            for (int j = 0; j < 4; ++j) {
+                int per_bank[32] = {0};
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int t = 32 * warp + lane, r = t / 8 + 32 * l, k = 4 * (t % 8) + j;
+                    const int m = swizzle ? pipelined_a_column(r, k, 32) : r;
+                    const int bank = (k * (128 + 4) + m) % 32;
+                    if (++per_bank[bank] > worst)
+                        worst = per_bank[bank];
+                }
+            }
+    return worst;
+}
+
+static void check_swizzle(void)
+{
+    /* Each row k: a permutation of the 128 columns that keeps float4s whole and moves a
+     * thread's fragment float4s (16 floats apart, from a multiple of 4) together. */
+    for (int k = 0; k < 32; ++k) {
+        int seen[128] = {0};
+        for (int m = 0; m < 128; ++m) {
+            const int c = pipelined_a_column(m, k, 32);
+            EXPECT(c >= 0 && c < 128);
+            if (c >= 0 && c < 128)
+                ++seen[c];
+            EXPECT(c - m % 4 == pipelined_a_column(m - m % 4, k, 32)); /* float4s whole */
+        }
+        for (int c = 0; c < 128; ++c)
+            EXPECT(seen[c] == 1);
+        for (int m0 = 0; m0 < 128; m0 += 4)
+            for (int g = 0; m0 + 16 * g < 128; ++g)
+                EXPECT(pipelined_a_column(m0 + 16 * g, k, 32) ==
+                       pipelined_a_column(m0, k, 32) + 16 * g);
+    }
+    /* Strips of 8 and 16 are stored as they are. */
+    for (int m = 0; m < 128; ++m)
+        EXPECT(pipelined_a_column(m, 13, 16) == m && pipelined_a_column(m, 7, 8) == m);
+    /* Conflict-free with the swizzle; 4 stores per bank without it (the reason for it). */
+    EXPECT(worst_store_conflict(1) == 1);
+    EXPECT(worst_store_conflict(0) == 4);
+    printf("step 11's swizzle of A: stores %d-way without it, %d-way with it\n",
+           worst_store_conflict(0), worst_store_conflict(1));
+}
+
 /* 3. The benchmark's largest problem (8192^3: 768 MiB) fits with room for padded copies. */
 static void check_memory(const tut_device_info *gpu)
 {
@@ -362,6 +415,7 @@ int main(void)
         check_memory(gpu);
     }
     check_known_choices();
+    check_swizzle();
     printf("\n");
     return tut_finish(tut_test_failures() == 0);
 }
