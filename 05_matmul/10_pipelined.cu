@@ -99,9 +99,9 @@ static __device__ __forceinline__ void block_position(int *brow, int *bcol)
  * rows' 4-float pad moves odd columns c by 16 banks and no more: the 8 columns fall on 2 groups
  * of banks, 4 stores per bank. With bits 2-3 of m flipped by k / 8, each column gets a group of
  * its own: 32 different banks. The flipped bits are below 16, so a thread's fragment float4s
- * (16 floats apart) stay whole, at fixed offsets from fragment_column(fragment_row, k). A strip of 16
- * (2 stores per bank) keeps m: there the flip measured nothing and costs registers that the
- * 8 x 8 configurations, at their cap of 128, do not have. */
+ * (16 floats apart) stay whole, at fixed offsets from fragment_column(fragment_row, k). A strip
+ * of 16 (2 stores per bank) keeps m: there the flip measured nothing and costs registers that
+ * the 8 x 8 configurations, at their cap of 128, do not have. */
 template <int BK>
 static __device__ __forceinline__ int a_column(int m, int k)
 {
@@ -269,7 +269,8 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
 
         /* Two register sets of fragments: step k + 1's are read while step k's FMAs run. */
         float a_frag[2][TM], b_frag[2][TN];
-        load_fragments<TM>(a_frag[0], b_frag[0], &a_tile[cur][0][fragment_column<BK>(fragment_row, 0)],
+        load_fragments<TM>(a_frag[0], b_frag[0],
+                           &a_tile[cur][0][fragment_column<BK>(fragment_row, 0)],
                            &b_tile[stage][0][fragment_col]);
 #pragma unroll
         for (int k = 0; k < BK; ++k) {

@@ -1,6 +1,6 @@
 /* The body of the ablations' pipelined kernel, included once per configuration (as
  * warptiled_kernel.cuh is). pipelined_configs.cu defines, before each include, the names and
- * whatever differs from the main configuration (defaults below; all #undef'd at the end):
+ * whatever differs from the 128 x 128 configuration (defaults below; all #undef'd at the end):
  *   PL_BM, PL_BN, PL_BK   block tile (rows of C, columns of C, K strip)
  *   PL_WM, PL_WN          warp tile; PL_THREADS / 32 warps cover the block tile
  *   PL_LANES_M            lanes along M (the other 32 / PL_LANES_M go along N)
@@ -21,7 +21,7 @@
  *   PL_KERNEL, PL_LAUNCH, PL_INFO  the names (PL_INFO: the kernel and what it asks of an SM)
  * The warp tiling and the fragment layout are those of 09_warptiled.cu. */
 
-/* What a configuration leaves undefined takes the main configuration's value. */
+/* What a configuration leaves undefined takes the 128 x 128 configuration's value. */
 #ifndef PL_BM
 #define PL_BM 128
 #endif
