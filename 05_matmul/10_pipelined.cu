@@ -9,8 +9,8 @@
  *   - The fragments of step k + 1 are read from shared memory while step k's FMAs run.
  *   - Blocks are numbered in groups of GROUP_ROWS block rows (block_position), so that the
  *     blocks resident at the same time share rows of A and columns of B in L2.
- *   - A's transposed stores are spread over all 32 banks by flipping two bits of the column
- *     (a_column), where plain stores would queue 2 or 4 deep on the same banks.
+ *   - With a K strip of 32, A's transposed stores are spread over all 32 banks by flipping two
+ *     bits of the column (a_column), where plain stores would queue 4 deep on the same banks.
  *   - launch_pipelined picks one of four configurations (launch_config.c). The largest,
  *     128 x 256 with a K strip of 32 and 16 x 8 results per thread, is cuBLAS's shape: 255
  *     registers and 99,328 bytes of shared memory per block, one block per SM, fewer shared
