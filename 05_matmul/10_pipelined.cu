@@ -354,8 +354,7 @@ static const matmul_launch_fn tile_launch[PIPELINED_TILE_COUNT] = {
 
 /* What each candidate asks of an SM, asked of the runtime once (registers of the instantiation
  * this run launches), and the choice for an M x N result (launch_config.c). The shared memory
- * a configuration needs is granted here too; one the GPU cannot grant (128 x 256 on a T4 or a
- * V100) does not fit, and the choice passes it by. */
+ * of each configuration that fits is granted here too. */
 static int forced_tile = -1; /* pipelined_set_tile: a configuration whatever the size */
 
 static pipelined_choice choose(int M, int N)
@@ -365,12 +364,13 @@ static pipelined_choice choose(int M, int N)
     if (!known) {
         for (int t = 0; t < PIPELINED_TILE_COUNT; ++t) {
             const matmul_kernel_info k = tile_info[t]();
-            char why[200];
-            const int granted = tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why,
-                                                         sizeof why);
             use[t] = tut_kernel_use_of(k.kernel, k.threads, k.dynamic_shared);
-            if (!granted)
-                use[t].threads = 0; /* fits nowhere: pipelined_choose passes it by */
+            /* Above 48 KiB a kernel must ask for its shared memory; the occupancy calculator
+             * finds where it can have it (the same opt-in limit), and pipelined_choose passes
+             * by a configuration that does not fit. */
+            char why[200];
+            if (tut_blocks_per_sm(tut_current_device(), use[t]) > 0)
+                tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why, sizeof why);
         }
         known = 1;
     }

@@ -57,14 +57,6 @@ static __device__ __forceinline__ void pl_wait(void)
 #endif
 }
 
-/* Where column m of row k of the A tile is stored with PL_A_SWIZZLE: step 11's
- * pipelined_a_column (launch_config.h). */
-template <int BK>
-static __device__ __forceinline__ int pl_a_column(int m, int k)
-{
-    return pipelined_a_column(m, k, BK);
-}
-
 /* Whether this run copies B with cp.async: read at each launch, since it is the device's. */
 static bool pl_async(void)
 {

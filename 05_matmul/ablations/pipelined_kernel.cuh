@@ -79,7 +79,7 @@
 #define PL_A_ROW_STEP (PL_THREADS / (PL_BK / 4))   /* rows between one thread's A loads */
 #define PL_B_ROW_STEP (PL_THREADS / (PL_BN / 4))
 #define PL_SHARED_BYTES PIPELINED_SHARED_BYTES(PL_BM, PL_BN, PL_BK, PL_STAGES)
-#define PL_A_COLUMN(m, k) (PL_A_SWIZZLE ? pl_a_column<PL_BK>(m, k) : (m))
+#define PL_A_COLUMN(m, k) (PL_A_SWIZZLE ? pipelined_a_column(m, k, PL_BK) : (m))
 
 /* ASYNC: B by cp.async (true) or by plain loads and stores (false); see pl_copy16. */
 template <bool ASYNC>
