@@ -1,7 +1,7 @@
 /* Summing a pair (sum f, sum f^2) over a warp and over a block: the reduction every variant
  * ends with. Warp shuffles first (registers only, no barrier), then one value per warp through
- * shared memory, then the first warp adds those up. Compare the document's tree in shared memory
- * (seed 004), which needs log2(blockDim) barriers and one shared-memory slot per thread. */
+ * shared memory, then the first warp adds those up. Compare the atomics tutorial's tree in shared
+ * memory, which needs log2(blockDim) barriers and one shared-memory slot per thread. */
 #ifndef MC_BLOCK_REDUCE_CUH
 #define MC_BLOCK_REDUCE_CUH
 

@@ -1,5 +1,5 @@
-/* Steps 3 and 4 of the blog: one block per row of C, with that row of A in shared memory; and
- * rows allocated with cudaMallocPitch.
+/* Step 3 (the blog's second and third changes): one block per row of C, with that row of A in
+ * shared memory; and rows allocated with cudaMallocPitch.
  *
  * Each A element is read from global memory once per block instead of once per thread; B is still
  * read by every block (M times in all), so the saving is small: half of the naive kernel's loads

@@ -1,4 +1,4 @@
-/* Step 5: shared-memory tiling, correct at every size.
+/* Step 4: shared-memory tiling, correct at every size.
  *
  * A block computes a TILE x TILE tile of C. It walks along K one TILE-wide strip at a time: all
  * its threads copy a TILE x TILE tile of A and one of B into shared memory, wait, and then each

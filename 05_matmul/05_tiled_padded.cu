@@ -1,4 +1,4 @@
-/* Step 6 (the blog's last): the tiled kernel without bounds checks.
+/* Step 5 (the blog's last): the tiled kernel without bounds checks.
  *
  * When every size is a multiple of the tile, no load or store can fall outside a matrix and the
  * comparisons disappear. The blog gets there by allocating the matrices rounded up to a multiple

@@ -1,4 +1,4 @@
-/* Step 7: more work per thread, in one dimension.
+/* Step 6: more work per thread, in one dimension.
  *
  * The tiled kernel does two shared-memory loads per multiply-add, and shared memory, not the
  * arithmetic units, sets its speed. Here each thread computes BT1_TM = 8 elements of one column of

@@ -1,4 +1,4 @@
-/* Step 8: more work per thread, in two dimensions.
+/* Step 7: more work per thread, in two dimensions.
  *
  * Each thread now computes an 8 x 8 block of C (64 accumulators in registers). For each k it
  * loads 8 A values and 8 B values from shared memory into registers and does their outer product:

@@ -1,4 +1,4 @@
-/* Step 9: 16-byte loads and stores, and A transposed in shared memory.
+/* Step 8: 16-byte loads and stores, and A transposed in shared memory.
  *
  * The 2D block-tiled kernel, with every memory access made four floats wide:
  *   - global loads of A and B as float4: a quarter of the load instructions;

@@ -1,4 +1,4 @@
-/* Step 10: warp tiling and double buffering (step 11, 10_pipelined.cu, goes further).
+/* Step 9: warp tiling and double buffering (step 10, 10_pipelined.cu, goes further).
  *
  * Starting from 08_vectorized.cu:
  *   - Warp tiling. Each thread still computes 8 x 8 results, but as four 4 x 4 pieces spread
@@ -13,7 +13,7 @@
  *     tests/launch_config_test.c).
  * Other tile shapes (K strip 8, warp tile 64 x 32, 8 x 16 per thread, 128 x 256 blocks) are
  * measured by the benchmark-only program matmul_ablations (ablations/warptiled_configs.cu).
- * Like step 9 it needs N and K multiples of 4 (the driver pads other sizes). */
+ * Like step 8 it needs N and K multiples of 4 (the driver pads other sizes). */
 #include "tutorial.h"
 #include "matmul.h"
 

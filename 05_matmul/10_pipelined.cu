@@ -1,4 +1,4 @@
-/* Step 11: cp.async for B, fragments double-buffered in registers, block rasterisation, and a
+/* Step 10: cp.async for B, fragments double-buffered in registers, block rasterisation, and a
  * tile chosen from the GPU's limits and the matrix's size.
  *
  * Starting from 09_warptiled.cu (same warp tiling, 8 x 8 or 16 x 8 results per thread):
@@ -18,11 +18,12 @@
  *     128 x 256, 128 x 128 (8 x 8 per thread, K strip 16) and 64 x 128 that fits (128 x 256 does
  *     not on a T4 or a V100) and whose waves keep 90% of the SMs' slots busy; else 64 x 128.
  * What each idea buys is measured by the benchmark-only program matmul_ablations
- * (ablations/pipelined_configs.cu: one configuration per idea taken away; docs/05_matmul.md).
+ * (ablations/pipelined_configs.cu: one configuration per idea taken away;
+ * docs/05_matmul_appendix.md).
  * cp.async needs compute capability 8.0. On an older GPU (or one emulated with TUT_EMULATE_GPU)
  * the kernel copies B with ordinary loads and stores: the same results, no asynchrony; the
  * program says which path it takes.
- * Like steps 9 and 10 it needs N and K multiples of 4 (the driver pads other sizes). */
+ * Like steps 8 and 9 it needs N and K multiples of 4 (the driver pads other sizes). */
 #include <stdio.h>
 
 #include "tutorial.h"
@@ -31,11 +32,11 @@
 
 /* The block tile BM x BN, the K strip BK, the warp tile's rows WARP_M and the stages of B are
  * template parameters (one instantiation per configuration, launch_config.h). Fixed: */
-#define WARP_N 64      /* warp tile columns, as in step 10 */
+#define WARP_N 64      /* warp tile columns, as in step 9 */
 #define LANES_M 4      /* a warp's lanes: 4 along M, 8 along N */
 #define LANES_N (32 / LANES_M)
 #define TN (WARP_N / LANES_N) /* 8 results per thread along N; WARP_M / LANES_M along M */
-#define APAD 4         /* a_tile rows of BM + 4 floats, as in step 10 */
+#define APAD 4         /* a_tile rows of BM + 4 floats, as in step 9 */
 #define GROUP_ROWS 16  /* rasterisation: groups of 16 block rows */
 
 /* How B reaches shared memory is chosen at run time (pipelined_async_copy: compute capability
@@ -162,7 +163,7 @@ static __device__ __forceinline__ void copy_b(float (*b_stage)[BN], const float 
     }
 }
 
-/* The fragments of one k: TM values of A and TN of B, as float4s 4 * LANES apart (step 10). */
+/* The fragments of one k: TM values of A and TN of B, as float4s 4 * LANES apart (step 9). */
 template <int TM>
 static __device__ __forceinline__ void load_fragments(float *a, float *b, const float *a_row,
                                                       const float *b_row)

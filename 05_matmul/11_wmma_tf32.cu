@@ -1,4 +1,4 @@
-/* Step 12: the tensor cores, through the WMMA API, on the same FP32 inputs rounded to TF32.
+/* Step 11: the tensor cores, through the WMMA API, on the same FP32 inputs rounded to TF32.
  *
  * A tensor core multiplies small matrices in one instruction per warp. WMMA (nvcuda::wmma, in
  * <mma.h>) hands the warp 16 x 16 x 8 pieces for TF32: load_matrix_sync reads a 16 x 8 piece of
@@ -7,7 +7,7 @@
  * fragment, store_matrix_sync writes it out. TF32 keeps FP32's 8-bit exponent but only 10 of its
  * 23 mantissa bits: each input is rounded (__float_to_tf32), products are summed in FP32.
  *
- * The rest is step 5's loop with step 9's tile: a 128 x 128 block tile, 8 warps each computing
+ * The rest is step 4's loop with step 8's tile: a 128 x 128 block tile, 8 warps each computing
  * 64 x 32 (4 x 2 accumulators), a K strip of 32 copied by float4 loads, one buffer, two barriers
  * per strip: simple, and far from what the tensor cores can do (12_mma_tf32.cu goes on).
  * The edges: loads outside the matrices zero-fill (N and K are multiples of 4: the driver pads

@@ -1,4 +1,4 @@
-/* Steps 13 and 14: TF32 tensor cores driven by hand (mma.sync), fed by ldmatrix and a cp.async
+/* Step 12: TF32 tensor cores driven by hand (mma.sync), fed by ldmatrix and a cp.async
  * pipeline; then 3xTF32, which gets FP32 accuracy back out of the same instruction.
  *
  * Starting from 11_wmma_tf32.cu (same 128 x 128 block tile), everything WMMA hid is written out:
@@ -11,13 +11,13 @@
  *   - cp.async with MMA_STAGES buffers: the strips s + 1 .. s + MMA_STAGES - 1 are on their way
  *     from global memory while strip s is multiplied; one barrier per strip.
  *   - Inputs rounded to TF32 once per block, in shared memory, by the thread that copied them.
- * Step 14 (TERMS = 3): each input x becomes big = tf32(x) plus small = x - big (which the tensor
+ * 3xTF32 (TERMS = 3): each input x becomes big = tf32(x) plus small = x - big (which the tensor
  * core truncates to TF32), and the product a b is computed as a_small b_big + a_big b_small +
  * a_big b_big (a_small b_small is below FP32's rounding and is left out), summed outside the
  * tensor core: three tensor-core products in place of one, accurate to FP32 levels
- * (docs/05_matmul.md, "3xTF32").
+ * (docs/05_matmul_3.md, "3xTF32: why it works").
  * Needs compute capability 8.0 (the driver skips it below, saying so; the sm_75 code of the
- * kernel is empty). Like step 9 it needs N and K multiples of 4 (cp.async copies 16 bytes; the
+ * kernel is empty). Like step 8 it needs N and K multiples of 4 (cp.async copies 16 bytes; the
  * driver pads other sizes); any M, N, K within that: copies outside the matrices zero-fill. */
 #include "tutorial.h"
 #include "launch_config.h"
@@ -84,7 +84,7 @@ static __device__ __forceinline__ float round_tf32(float x)
     return isfinite(x) ? __uint_as_float((bits + 0x1000u) & 0xffffe000u) : x;
 }
 
-/* Step 14: x = big + small + rest. big is x rounded to TF32 (without the check for infinities:
+/* 3xTF32: x = big + small + rest. big is x rounded to TF32 (without the check for infinities:
  * see the docs), small = x - big is exact in FP32 and given to the tensor core as it is: the
  * tensor core reads the top 19 bits of a 32-bit value (sign, exponent, 10 mantissa bits) and
  * ignores the rest, so small is truncated to TF32 there: |rest| < 2^-10 |small| <= 2^-21 |x|.
@@ -95,7 +95,7 @@ static __device__ __forceinline__ void split_tf32(float x, unsigned *big, unsign
     *small = __float_as_uint(x - __uint_as_float(*big));
 }
 
-/* Step 13: each thread rounds to TF32 the values it copied into a stage, once they have landed
+/* Step 12: each thread rounds to TF32 the values it copied into a stage, once they have landed
  * (after its cp.async wait; the barrier that follows shows them to the other warps): each value
  * is rounded once per block, not once per warp that reads it. (Given unrounded, the tensor core
  * would truncate them: faster, but every product then errs the same way, towards zero, and the
@@ -178,7 +178,7 @@ static __device__ __forceinline__ void copy_strip(float *a_stage, float *b_stage
     }
 }
 
-/* Step 13: one strip of K already in shared memory (and rounded to TF32: round_own_copies),
+/* Step 12: one strip of K already in shared memory (and rounded to TF32: round_own_copies),
  * multiplied into the warp's accumulators: MMA_BK / 8 steps of TILES_M x TILES_N mma.sync. */
 static __device__ __forceinline__ void multiply_strip(float acc[TILES_M][TILES_N][4],
                                                       const float *a_warp, const float *b_warp,
@@ -205,7 +205,7 @@ static __device__ __forceinline__ void multiply_strip(float acc[TILES_M][TILES_N
     }
 }
 
-/* Step 14: the same strip in 3xTF32. Every value is split (split_tf32) as it is read, and for
+/* Step 12: the same strip in 3xTF32. Every value is split (split_tf32) as it is read, and for
  * each 16 x 8 tile the three products of a k step go into a fresh accumulator that is then added
  * to the warp's in FP32: the tensor core's own additions truncate (round towards zero), which
  * would cost 3xTF32 its accuracy if the long running sums stayed inside it (the docs). The
@@ -249,7 +249,7 @@ static __device__ __forceinline__ void multiply_strip_3x(float acc[TILES_M][TILE
 
 /* Which tile of C this block computes: blocks taken in groups of GROUP_ROWS block rows, column
  * by column, so that the blocks resident at one time share a few rows of A and columns of B in
- * L2 (the tensor cores eat operands ten times faster than step 11's FMAs). */
+ * L2 (the tensor cores eat operands ten times faster than step 10's FMAs). */
 static __device__ __forceinline__ void block_position(int *row0, int *col0)
 {
     const int per_group = GROUP_ROWS * (int)gridDim.x;
@@ -285,7 +285,7 @@ static __device__ __forceinline__ void store_tile(float acc[TILES_M][TILES_N][4]
 
 #endif /* __CUDA_ARCH__ >= 800 */
 
-/* TERMS = 1: TF32 (step 13); TERMS = 3: 3xTF32 (step 14). */
+/* TERMS = 1: TF32 (mma_tf32); TERMS = 3: 3xTF32 (mma_3xtf32). */
 template <int TERMS>
 __global__ void __launch_bounds__(MMA_THREADS, 2)
 mma_tf32_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,

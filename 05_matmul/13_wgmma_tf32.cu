@@ -1,8 +1,8 @@
-/* Steps 15 and 16: Hopper's own tensor-core path. wgmma (warpgroup MMA: four warps, one
+/* Step 13: Hopper's own tensor-core path. wgmma (warpgroup MMA: four warps, one
  * instruction, a 64 x 128 product) fed by TMA (the tensor memory accelerator: one thread asks
  * for a whole 2D tile, the SM's TMA unit fetches it, zero-fills what lies outside the matrix and
- * says when it has landed), with one warpgroup copying and two multiplying. TF32 (step 15) and
- * 3xTF32 (step 16) on the same FP32 inputs as steps 13 and 14.
+ * says when it has landed), with one warpgroup copying and two multiplying. TF32 (wgmma_tf32) and
+ * 3xTF32 (wgmma_3xtf32) on the same FP32 inputs as step 12.
  *
  * What changes against 12_mma_tf32.cu (mma.sync: one warp, 16 x 8 x 8, operands in registers):
  *   - wgmma.mma_async reads its B operand straight from shared memory through a 64-bit
@@ -22,7 +22,7 @@
  * The TF32 rounding: our B is rounded to nearest by the thread that loads it; TMA hands our A to
  * the tensor core untouched, which would truncate it (it reads the top 19 bits), so split_kernel
  * first writes a copy of A rounded to nearest, once per call.
- * Step 16 (TERMS = 3): B is split into big + small as it is loaded (as in step 14); A is split
+ * 3xTF32 (TERMS = 3): B is split into big + small as it is loaded (as in mma_3xtf32); A is split
  * by the same split_kernel into two matrices, a_big (rounded to TF32) and a_small
  * (= a - a_big), both copied by TMA; three wgmma per k step, a_big b_small, a_small b_big and
  * a_big b_big, each K strip summed in a fresh accumulator and added to the running sum in FP32.
@@ -261,7 +261,7 @@ static __device__ __forceinline__ void block_position(int block_rows, int *row0,
 
 #endif /* sm_90a */
 
-/* TERMS = 1: TF32 (step 15), a = our A rounded to TF32. TERMS = 3: 3xTF32 (step 16), a = a_big,
+/* TERMS = 1: TF32 (wgmma_tf32), a = our A rounded to TF32. TERMS = 3: 3xTF32, a = a_big,
  * a_small its small parts (split_kernel, both). */
 template <int TERMS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
@@ -344,7 +344,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                                tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
             } else {
                 const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
-                /* The small products first, into a fresh sum for this strip (step 14). */
+                /* The small products first, into a fresh sum for this strip (as in mma_3xtf32). */
 #ifdef TUT_MUTANT_MATMUL_WGMMA_3XTF32_TWO_TERMS
                 /* MUTANT: without a_small b_big, the error of A's rounding to TF32 stays */
                 (void)a_small;
@@ -376,10 +376,10 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
 }
 
 /* A's preparation, once per call, 4 floats per thread and step (count is a multiple of 4: rows
- * of lda floats, lda a multiple of 4). Step 15: a_big = a rounded to TF32 (TMA hands A to the
+ * of lda floats, lda a multiple of 4). TF32: a_big = a rounded to TF32 (TMA hands A to the
  * tensor core as it is, which would truncate it: every product then errs towards zero, and on
  * inputs of one sign the errors add up, about 25 times cuBLAS TF32's in a first version).
- * Step 16 also: a_small = a - a_big (exact in FP32). */
+ * 3xTF32 also: a_small = a - a_big (exact in FP32). */
 __global__ void split_kernel(const float4 *a, float4 *a_big, float4 *a_small, size_t count4)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count4;
@@ -450,7 +450,7 @@ static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, in
     return map;
 }
 
-/* A's rounded (and for step 16 split) copies, kept between calls (grown when a larger A
+/* A's rounded (and for 3xTF32 split) copies, kept between calls (grown when a larger A
  * comes). */
 static float *split_a = NULL;
 static size_t split_floats = 0;

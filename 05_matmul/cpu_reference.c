@@ -36,7 +36,7 @@ double matmul_atol(int K, double max_abs_input)
     return 8.0 * (double)K * FLT_EPSILON * max_abs_input * max_abs_input;
 }
 
-/* ---- TF32 (steps 12-14) ------------------------------------------------------------------ */
+/* ---- TF32 (steps 11-12) ------------------------------------------------------------------ */
 
 static uint32_t bits_of(float x)
 {

@@ -1,4 +1,4 @@
-/* Step 11's launch choices from the GPU's limits: see launch_config.h. */
+/* Step 10's launch choices from the GPU's limits: see launch_config.h. */
 #include "launch_config.h"
 
 #include <stdio.h>

@@ -5,11 +5,11 @@
  *
  * Most kernels of the chapter have one fixed configuration that fits every GPU this suite runs
  * on (the CPU test proves it); the choices made here are those that depend on the GPU:
- *   - step 11's tile (launch_pipelined): the largest of 128 x 256, 128 x 128 and 64 x 128 whose
+ *   - step 10's tile (launch_pipelined): the largest of 128 x 256, 128 x 128 and 64 x 128 whose
  *     waves keep at least 90% of the SMs' slots busy at the occupancy the GPU allows, else the
  *     64 x 128 configuration that keeps the most blocks on an SM;
- *   - how step 11 copies B: cp.async from compute capability 8.0, plain loads before;
- *   - whether a configuration fits at all (step 11's 128 x 256 tile asks 99,328 bytes of shared
+ *   - how step 10 copies B: cp.async from compute capability 8.0, plain loads before;
+ *   - whether a configuration fits at all (step 10's 128 x 256 tile asks 99,328 bytes of shared
  *     memory per block, pipelined_bk32 66,560: more than a T4 block can have, and the first
  *     more than a V100's); one that does not is passed by or skipped with the reason. */
 #ifndef MATMUL_LAUNCH_CONFIG_H
@@ -30,7 +30,7 @@ extern "C" {
 #define PIPELINED_SHARED_BYTES(bm, bn, bk, stages) \
     ((size_t)4 * (2 * (bk) * ((bm) + 4) + (stages) * (bk) * (bn)))
 
-/* Where step 11 stores column m of row k of its transposed A tile (a K strip of bk): for a
+/* Where step 10 stores column m of row k of its transposed A tile (a K strip of bk): for a
  * strip of 32, m with bits 2-3 flipped by k / 8 (10_pipelined.cu says why), else m. Callable
  * from the kernels and from the CPU test, which checks that it spreads a warp's stores over
  * the 32 banks and keeps the fragments' float4s whole. */
@@ -42,7 +42,7 @@ static inline int pipelined_a_column(int m, int k, int bk)
     return bk == 32 ? m ^ (((k >> 3) & 3) << 2) : m;
 }
 
-/* Steps 12-14, the tensor cores (TF32, compute capability 8.0). The WMMA kernel
+/* Steps 11-12, the tensor cores (TF32, compute capability 8.0). The WMMA kernel
  * (11_wmma_tf32.cu): 128 x 128 block tile, K strip 32, 256 threads, static shared memory
  * 128 x 36 + 32 x 132 floats. The mma.sync kernel (12_mma_tf32.cu, TF32 and 3xTF32): 128 x 128
  * block tile, K strip 16, 128 threads, MMA_STAGES stages of both strips (A's rows padded by 4
@@ -62,7 +62,7 @@ static inline int pipelined_a_column(int m, int k, int bk)
 #define MMA_SHARED_BYTES \
     ((size_t)4 * MMA_STAGES * (MMA_BM * (MMA_BK + 4) + MMA_BK * (MMA_BN + 8)))
 
-/* Steps 15-16, wgmma fed by TMA (13_wgmma_tf32.cu, compute capability 9.0 only): 384 threads
+/* Step 13, wgmma fed by TMA (13_wgmma_tf32.cu, compute capability 9.0 only): 384 threads
  * (one warpgroup copying, two multiplying), WGMMA_STAGES stages of 48 KiB (a 256 x 32 strip of A
  * and a 32 x 128 strip of B; for 3xTF32 two 128 x 32 strips of A) in dynamic shared memory,
  * 1 KiB to align them and 2 barriers per stage: 197,696 bytes, one block per SM. */
@@ -73,11 +73,11 @@ static inline int pipelined_a_column(int m, int k, int bk)
     ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8)
 
 /* 1 if the GPU is a real compute capability 9.0 (an H100 or H200) and its limits, emulated or
- * not, are 9.0's: steps 15-16 run there (their code is sm_90a, which runs on a real 9.0 alone);
+ * not, are 9.0's: step 13 runs there (their code is sm_90a, which runs on a real 9.0 alone);
  * elsewhere "needs 9.0". */
 int matmul_hopper(const tut_device_info *dev);
 
-/* 1 if the GPU has TF32 tensor cores (compute capability 8.0, emulated if so): steps 12-14 run
+/* 1 if the GPU has TF32 tensor cores (compute capability 8.0, emulated if so): steps 11-12 run
  * there; elsewhere the driver skips them with "needs 8.0". */
 int matmul_tensor_cores(const tut_device_info *dev);
 
@@ -113,7 +113,7 @@ int pipelined_async_copy(const tut_device_info *dev);
 double pipelined_wave_fill(long long blocks, long long slots);
 #define PIPELINED_WAVE_FILL 0.9
 
-/* Step 11's choice for an M x N result. use[t] is what one block of configuration t asks (the
+/* Step 10's choice for an M x N result. use[t] is what one block of configuration t asks (the
  * program asks the runtime; the CPU test gives the registers the compiler reported):
  *   - the largest tile, 128 x 256, then 128 x 128, then the 64 x 128 configuration with the most
  *     blocks per SM (3 stages on a tie), that fits the GPU and whose waves keep at least

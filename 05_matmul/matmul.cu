@@ -6,7 +6,7 @@
  *   matmul_demo                       the documents' examples (4x4, 5x23x7, 1000x1000), checked
  *   matmul_demo --m 1000 --k 777 --n 513 [--variant tiled] [--reps 10] [--no-check]
  *   matmul_demo --bench --outdir DIR  the benchmark behind the docs' tables and plots
- *   matmul_demo --pitfall both        the documents' TPB = 3 kernel, buggy then fixed */
+ *   matmul_demo --pitfall both        the documents' kernel as written (TPB = 2, 3), then fixed */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -603,7 +603,8 @@ int main(int argc, char **argv)
         {"--bench", TUT_OPT_FLAG, &bench, "the benchmark: 4096^3, the documents' sizes, a sweep",
          0, 0, NULL},
         {"--pitfall", TUT_OPT_CHOICE, &pitfall,
-         "the documents' TPB=3 kernel: both, or one alone (for compute-sanitizer)", 0, 0,
+         "the documents' kernel: both (TPB = 2 and 3 as written, then fixed), or one alone "
+         "(buggy: TPB = 3 for compute-sanitizer)", 0, 0,
          "none|both|buggy|fixed"},
         {"--outdir", TUT_OPT_STRING, &outdir, "write CSV results into this folder", 0, 0, NULL},
         {"--tile", TUT_OPT_CHOICE, &tile,

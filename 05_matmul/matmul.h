@@ -73,7 +73,7 @@ void launch_mma_tf32(const matmul_args *a);        /* 12_mma_tf32.cu: N, K % 4 =
 void launch_mma_3xtf32(const matmul_args *a);      /* 12_mma_tf32.cu: N, K % 4 == 0 */
 void launch_wgmma_tf32(const matmul_args *a);      /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
 void launch_wgmma_3xtf32(const matmul_args *a);    /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
-void wgmma_release(void); /* frees step 16's split copies of A */
+void wgmma_release(void); /* frees step 13's split copies of A */
 /* Their kernels and blocks (matmul_kernel_info). */
 matmul_kernel_info info_wmma_tf32(void);
 matmul_kernel_info info_mma_tf32(void);

@@ -1,5 +1,7 @@
 /* The documents' first shared-memory kernel (Numba's fast_matmul, TPB = 3 on 4 x 4), ported
- * line for line with its bugs, then fixed.
+ * line for line with its bugs, then fixed. First the question's own observation: the kernel as
+ * written is right with TPB = 2 (4 is a multiple of 2: no thread lies outside the matrices) and
+ * wrong with TPB = 3.
  *
  * Three bugs, each enough to break it when the size is not a multiple of TPB:
  *  1. The early return tests `x >= n && y >= n`: only threads outside in BOTH directions quit.
@@ -15,9 +17,11 @@
 #include "tutorial.h"
 #include "matmul.h"
 
-#define TPB 3
+#define FIXED_TPB 3
 
-/* As in the document: square n x n, x is the row, y the column, bpg strips of TPB. */
+/* As in the document: square n x n, x is the row, y the column, bpg strips of TPB. TPB is a
+ * compile-time constant in Numba too (it gives the shared arrays their shape). */
+template <int TPB>
 __global__ void document_fast_matmul_buggy(const float *A, const float *B, float *C, int n)
 {
     __shared__ float sA[TPB][TPB];
@@ -48,18 +52,18 @@ __global__ void document_fast_matmul_buggy(const float *A, const float *B, float
 __global__ void document_fast_matmul_fixed(const float *A, const float *B, float *C, int M, int N,
                                            int K)
 {
-    __shared__ float sA[TPB][TPB];
-    __shared__ float sB[TPB][TPB];
+    __shared__ float sA[FIXED_TPB][FIXED_TPB];
+    __shared__ float sB[FIXED_TPB][FIXED_TPB];
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     const int tx = threadIdx.x, ty = threadIdx.y;
 
     float tmp = 0.0f;
-    for (int k0 = 0; k0 < K; k0 += TPB) {
+    for (int k0 = 0; k0 < K; k0 += FIXED_TPB) {
         sA[tx][ty] = (x < M && k0 + ty < K) ? A[(size_t)x * K + k0 + ty] : 0.0f;
         sB[tx][ty] = (k0 + tx < K && y < N) ? B[(size_t)(k0 + tx) * N + y] : 0.0f;
         __syncthreads();
-        for (int j = 0; j < TPB; ++j)
+        for (int j = 0; j < FIXED_TPB; ++j)
             tmp += sA[tx][j] * sB[j][ty];
         __syncthreads();
     }
@@ -68,6 +72,7 @@ __global__ void document_fast_matmul_fixed(const float *A, const float *B, float
 }
 
 /* A = arange(M*K) (M x K), B = ones (K x N), like the documents; returns C on the host.
+ * buggy_tpb: 2 or 3 runs the document's kernel with that TPB, 0 the fixed one (TPB = 3).
  *
  * Where the out-of-bounds reads land decides what the buggy kernel computes. Separate, exactly
  * sized allocations (packed = 0) are what compute-sanitizer checks: it reports every access
@@ -78,7 +83,7 @@ __global__ void document_fast_matmul_fixed(const float *A, const float *B, float
  * B and the reads past B pick up the filler, and the wrong rows are plain to see. */
 #define FILLER 1000.0f
 
-static void run_case(int M, int N, int K, int buggy, int packed, float *c_host)
+static void run_case(int M, int N, int K, int buggy_tpb, int packed, float *c_host)
 {
     const size_t a_n = (size_t)M * K, b_n = (size_t)K * N, c_n = (size_t)M * N;
     const size_t gap = a_n + b_n; /* enough filler for any read the buggy kernel makes */
@@ -108,10 +113,13 @@ static void run_case(int M, int N, int K, int buggy, int packed, float *c_host)
     CUDA_CHECK(cudaMemcpy(A, a_host, a_n * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(B, b_host, b_n * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(C, 0, c_n * sizeof(float))); /* the document started from zeros */
-    dim3 block(TPB, TPB);
-    dim3 grid((M + TPB - 1) / TPB, (N + TPB - 1) / TPB);
-    if (buggy) {
-        document_fast_matmul_buggy<<<grid, block>>>(A, B, C, M);
+    const int tpb = buggy_tpb ? buggy_tpb : FIXED_TPB;
+    dim3 block(tpb, tpb);
+    dim3 grid((M + tpb - 1) / tpb, (N + tpb - 1) / tpb);
+    if (buggy_tpb == 2) {
+        document_fast_matmul_buggy<2><<<grid, block>>>(A, B, C, M);
+    } else if (buggy_tpb == 3) {
+        document_fast_matmul_buggy<3><<<grid, block>>>(A, B, C, M);
     } else {
         document_fast_matmul_fixed<<<grid, block>>>(A, B, C, M, N, K);
     }
@@ -155,27 +163,38 @@ static int rows_are_right(const float *c, int M, int N, int K)
 int run_pitfall_demo(int buggy_only, int fixed_only)
 {
     float c[4 * 4], c2[5 * 7];
-    printf("The documents' fast_matmul with TPB = %d on 4x4: A = arange(16), B = ones\n", TPB);
-    printf("expected rows: 6, 22, 38, 54 (the Numba original printed [6,6,6,6], [3,3,22,22],\n"
-           "[15,15,38,38], [27,27,54,54] on an H200)\n");
+    printf("The documents' fast_matmul on 4x4: A = arange(16), B = ones\n");
+    printf("expected rows: 6, 22, 38, 54 (the Numba original with TPB = 3 printed [6,6,6,6],\n"
+           "[3,3,22,22], [15,15,38,38], [27,27,54,54] on an H200)\n");
+    int ok = 1;
     if (!fixed_only) {
-        run_case(4, 4, 4, 1, 0, c);
-        print_matrix("buggy kernel, separate exact allocations:", c, 4, 4);
+        if (!buggy_only) {
+            /* The question's observation, checked. The matrices are packed in one allocation
+             * with filler after B, so that what TPB = 3 reads past them is not zeros. Never
+             * under compute-sanitizer: TPB = 3 reads and writes out of bounds on purpose, and
+             * memcheck would stop the kernel at the first (--pitfall buggy is that demo). */
+            run_case(4, 4, 4, 2, 1, c);
+            print_matrix("as written, TPB = 2 (2x2 blocks of 2x2 threads), packed:", c, 4, 4);
+            ok &= tut_check_scalar("as written with TPB = 2: rows are 6, 22, 38, 54",
+                                   rows_are_right(c, 4, 4, 4), 1, 0, 0);
+            run_case(4, 4, 4, 3, 1, c);
+            print_matrix("as written, TPB = 3 (2x2 blocks of 3x3 threads), packed:", c, 4, 4);
+            ok &= tut_check_scalar("as written with TPB = 3: rows are wrong, as the question "
+                                   "reports", !rows_are_right(c, 4, 4, 4), 1, 0, 0);
+        }
+        run_case(4, 4, 4, 3, 0, c);
+        print_matrix("as written, TPB = 3, separate exact allocations:", c, 4, 4);
         const int right = rows_are_right(c, 4, 4, 4);
         printf("  %s\n", right ? "right by luck: the out-of-bounds reads found zeros "
                                  "(run it under compute-sanitizer)"
                                : "WRONG");
         if (buggy_only)
             return right; /* a demonstration for the sanitizer, not a check */
-        run_case(4, 4, 4, 1, 1, c);
-        print_matrix("buggy kernel, matrices packed in one allocation with filler after B:", c, 4,
-                     4);
-        printf("  %s\n", rows_are_right(c, 4, 4, 4) ? "right by luck" : "WRONG, as in the document");
     }
     run_case(4, 4, 4, 0, 1, c); /* packed: the fix must not read the filler either */
     print_matrix("fixed kernel, 4x4:", c, 4, 4);
-    int ok = tut_check_scalar("fixed 4x4 rows are 6, 22, 38, 54", rows_are_right(c, 4, 4, 4), 1,
-                              0, 0);
+    ok &= tut_check_scalar("fixed 4x4 rows are 6, 22, 38, 54", rows_are_right(c, 4, 4, 4), 1, 0,
+                           0);
     run_case(5, 7, 23, 0, 1, c2);
     print_matrix("fixed kernel, arange(115) as 5x23 times ones 23x7:", c2, 5, 7);
     ok &= tut_check_scalar("fixed 5x23x7 rows are 253, 782, 1311, 1840, 2369",

@@ -1,6 +1,6 @@
 /* The table of variants the driver runs, in the chapter's order: what each is called, how it is
  * launched and what layout of its inputs it needs. matmul.cu built with MATMUL_ABLATIONS (the
- * program matmul_ablations) runs the second table instead: the ablations of steps 10 and 11.
+ * program matmul_ablations) runs the second table instead: the ablations of steps 9 and 10.
  * The --variant choices are built from the names here (matmul.cu), so there is no second list
  * to keep in step. */
 #ifndef MATMUL_VARIANTS_H
@@ -79,7 +79,7 @@ static const matmul_variant matmul_variants[] = {
      .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_3xtf32},
 };
 #else
-/* The benchmark-only program matmul_ablations: steps 10 and 11 beside their configurations with
+/* The benchmark-only program matmul_ablations: steps 9 and 10 beside their configurations with
  * one idea changed (ablations/). */
 static const matmul_variant matmul_variants[] = {
     {.name = "cublas", .launch = launch_cublas_fp32, .layout = DENSE},

@@ -11,6 +11,7 @@
  * run as a demonstration (never as a check): right on uniform input, wrong on any other.
  *
  *   atomics_dot               10^7 elements: the document's inputs, then random ones, checked
+ *   atomics_dot --document    only the document's printed outputs beside ours (dot_document.csv)
  *   atomics_dot --bench       10^8 random elements, every variant timed against CUB */
 #include <math.h>
 #include <stdio.h>
@@ -27,36 +28,52 @@
 #define DOC_THREADS DOT_DOC_THREADS /* the document's; the tree reductions need a power of 2 */
 #define FAST_THREADS DOT_FAST_THREADS
 
-/* ---- the document's kernels: grid-stride products, a shared-memory tree per block */
-__device__ float block_dot_tree(const float *a, const float *b, size_t n, int typo)
+/* ---- the document's kernels: grid-stride products, a shared-memory tree per block. The demo of
+ * its printed outputs (document_demo) runs them as the document did: DOC_TYPO reads
+ * s_block[tid + 1]; DOC_NUMBA_SUMS adds each thread's products in double, because Numba typed the
+ * document's `s_thread = 0.0` as a float64 (the products stay float32, as a[i] * b[i] there). */
+enum { DOC_TYPO = 1, DOC_NUMBA_SUMS = 2 };
+
+__device__ float block_dot_tree(const float *a, const float *b, size_t n, int doc)
 {
     __shared__ float s_block[DOC_THREADS];
     const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     float s_thread = 0.0f;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        s_thread += a[i] * b[i];
+    if (doc & DOC_NUMBA_SUMS) {
+        double s = 0.0;
+        for (size_t i = first; i < n; i += stride) {
+            const float p = a[i] * b[i];
+            s += p;
+        }
+        s_thread = (float)s; /* Numba's store into the float32 shared array */
+    } else {
+        for (size_t i = first; i < n; i += stride)
+            s_thread += a[i] * b[i];
+    }
     const int tid = threadIdx.x;
     s_block[tid] = s_thread;
     __syncthreads();
     for (int i = blockDim.x / 2; i > 0; i /= 2) {
         if (tid < i)
-            s_block[tid] += s_block[tid + (typo ? 1 : i)]; /* the document wrote tid + 1 */
+            s_block[tid] += s_block[tid + ((doc & DOC_TYPO) ? 1 : i)]; /* the document: tid + 1 */
         __syncthreads();
     }
     return s_block[0]; /* meaningful in thread 0 */
 }
 
-__global__ void dot_partial_kernel(const float *a, const float *b, size_t n, float *partial)
+__global__ void dot_partial_kernel(const float *a, const float *b, size_t n, float *partial,
+                                   int doc)
 {
-    float s = block_dot_tree(a, b, n, 0);
+    float s = block_dot_tree(a, b, n, doc);
     if (threadIdx.x == 0)
         partial[blockIdx.x] = s;
 }
 
 __global__ void dot_mutex_kernel(const float *a, const float *b, size_t n, float *c, int *mutex,
-                                 int typo)
+                                 int doc)
 {
-    float s = block_dot_tree(a, b, n, typo);
+    float s = block_dot_tree(a, b, n, doc);
     if (threadIdx.x == 0) { /* one thread per block: see mutex.cuh */
         mutex_lock(mutex);
         *c += s;
@@ -209,7 +226,7 @@ typedef struct {
     unsigned int *tickets;
     void *cub_temp;
     size_t cub_temp_bytes;
-    int variant, typo, batch;
+    int variant, doc, batch; /* doc: DOC_TYPO, DOC_NUMBA_SUMS (the document's kernels) */
 } dot_context;
 
 static void cub_sum(dot_context *x, void *temp, size_t *temp_bytes)
@@ -221,12 +238,13 @@ static void launch(dot_context *x)
 {
     switch (x->variant) {
     case PARTIAL:
-        dot_partial_kernel<<<x->doc_blocks, DOC_THREADS>>>(x->a, x->b, x->n, x->partial);
+        dot_partial_kernel<<<x->doc_blocks, DOC_THREADS>>>(x->a, x->b, x->n, x->partial,
+                                                           x->doc);
         break;
     case MUTEX:
         CUDA_CHECK(cudaMemsetAsync(x->c, 0, sizeof(float), 0));
         dot_mutex_kernel<<<x->doc_blocks, DOC_THREADS>>>(x->a, x->b, x->n, x->c, x->mutex,
-                                                         x->typo);
+                                                         x->doc);
         break;
     case ATOMIC:
         CUDA_CHECK(cudaMemsetAsync(x->c, 0, sizeof(float), 0));
@@ -255,11 +273,11 @@ static void launch_one(void *arg)
 }
 
 /* Runs the variant once (output poisoned first) and returns its result. */
-static double run_dot(dot_context *x, int variant, int typo)
+static double run_dot(dot_context *x, int variant, int doc)
 {
     const float nan = nanf("");
     x->variant = variant;
-    x->typo = typo;
+    x->doc = doc;
     CUDA_CHECK(cudaMemcpy(x->c, &nan, sizeof nan, cudaMemcpyHostToDevice));
     launch(x);
     if (variant == PARTIAL) { /* the document's way: the CPU adds the block sums */
@@ -283,7 +301,7 @@ static double run_dot(dot_context *x, int variant, int typo)
 static tut_timing time_dot(dot_context *x, int variant, int reps)
 {
     x->variant = variant;
-    x->typo = 0;
+    x->doc = 0;
     const tut_timing first = tut_time_gpu(launch_one, x, 1, 1);
     const int batch = (int)(5.0 / (first.median_ms > 1e-3 ? first.median_ms : 1e-3));
     x->batch = batch < 1 ? 1 : (batch > 1000 ? 1000 : batch);
@@ -307,10 +325,137 @@ static double dot_reference(const float *a, const float *b, size_t n)
     return s;
 }
 
+static void release(dot_context *x, float *buffer, float *a, float *b)
+{
+    free(a);
+    free(b);
+    tut_device_free(buffer);
+    tut_device_free(x->partial);
+    tut_device_free(x->c);
+    tut_device_free(x->mutex);
+    tut_device_free(x->tickets);
+    tut_device_free(x->cub_temp);
+}
+
+/* NumPy's float32 sum (pairwise: blocks of up to 128 in eight running sums, halves above), so
+ * that the CPU adds the block sums exactly as the document's dev_partial_c.copy_to_host().sum(). */
+static float sum_like_numpy(const float *v, size_t n)
+{
+    if (n < 8) {
+        float s = 0.0f;
+        for (size_t i = 0; i < n; ++i)
+            s += v[i];
+        return s;
+    }
+    if (n <= 128) {
+        float r[8];
+        size_t i;
+        for (int j = 0; j < 8; ++j)
+            r[j] = v[j];
+        for (i = 8; i < n - n % 8; i += 8)
+            for (int j = 0; j < 8; ++j)
+                r[j] += v[i + j];
+        float s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i)
+            s += v[i];
+        return s;
+    }
+    size_t half = n / 2;
+    half -= half % 8;
+    return sum_like_numpy(v, half) + sum_like_numpy(v + half, n - half);
+}
+
+/* The document's block sums added on the CPU in float32 as NumPy adds them. */
+static double partial_like_numpy(dot_context *x)
+{
+    run_dot(x, PARTIAL, DOC_NUMBA_SUMS);
+    float *partial = (float *)tut_host_alloc(x->doc_blocks * sizeof(float), "partials");
+    CUDA_CHECK(cudaMemcpy(partial, x->partial, x->doc_blocks * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+    const float s = sum_like_numpy(partial, (size_t)x->doc_blocks);
+    free(partial);
+    return s;
+}
+
+/* The shortest decimal that reads back as the same value, as Python prints it: a float32 as
+ * NumPy prints one (the document's partial sums), or a double (its .item() of the mutex's c). */
+static void shortest_repr(double v, int as_float, char *out, size_t size)
+{
+    for (int digits = 1; digits <= 17; ++digits) {
+        snprintf(out, size, "%.*g", digits, v);
+        const double back = strtod(out, NULL);
+        if (as_float ? (float)back == (float)v : back == v)
+            return;
+    }
+}
+
+/* The document's printed outputs beside ours: on its input (a = 1, b = 1/n; it printed 0.9999999
+ * for the partial sums added by NumPy and 1.0000088214874268 for its dot_mutex with the typo),
+ * then on random input, where the typo shows. The fixed kernels are checked (1e-5); the typo's
+ * results are printed and written to dot_document.csv, never checked. Returns 1 if all pass. */
+static int document_demo(dot_context *x, float *a, float *b, unsigned long long seed,
+                         const char *outdir)
+{
+    const size_t n = x->n;
+    tut_csv *csv = tut_csv_open(outdir, "dot_document.csv",
+                                "input,kernel,n,blocks,result,exact,rel_error,document");
+    tut_csv_comment(csv, "the document's dot products, %d blocks x %d threads, per-thread sums in "
+                         "double as Numba compiled them; result: as Python prints it (partial: "
+                         "a float32, mutex: a double); document: the value it printed (empty: "
+                         "none)", x->doc_blocks, DOC_THREADS);
+    int ok = 1;
+    for (int input = 0; input < 2; ++input) {
+        if (input == 0) { /* the document's input: a.b = 1, every thread's share equal */
+            for (size_t i = 0; i < n; ++i) {
+                a[i] = 1.0f;
+                b[i] = (float)(1.0 / (double)n);
+            }
+        } else {
+            tut_rng rng;
+            tut_rng_seed(&rng, seed);
+            tut_rng_fill_f32(&rng, a, n, 0.0f, 1.0f);
+            tut_rng_fill_f32(&rng, b, n, 0.0f, 1.0f);
+        }
+        CUDA_CHECK(cudaMemcpy((void *)x->a, a, n * sizeof(float), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy((void *)x->b, b, n * sizeof(float), cudaMemcpyHostToDevice));
+        const double want = dot_reference(a, b, n);
+        const char *name = input == 0 ? "document" : "random";
+        if (input == 0)
+            printf("the document's input (a = 1, b = 1/n, n = %zu): exact %.7f\n", n, want);
+        else
+            printf("random input, a and b uniform in [0, 1), seed %llu: exact %.6f\n", seed,
+                   want);
+        const char *doc0 = input == 0 ? "0.9999999" : "";
+        const char *doc1 = input == 0 ? "1.0000088214874268" : "";
+        const struct { const char *kernel, *label, *document; double got; int checked; } row[] = {
+            {"partial_numpy", "partial sums, CPU adds in float32 (NumPy's order)", doc0,
+             partial_like_numpy(x), 1},
+            {"mutex_typo", "the document's dot_mutex (s_block[tid + 1])", doc1,
+             run_dot(x, MUTEX, DOC_TYPO | DOC_NUMBA_SUMS), 0},
+            {"mutex_fixed", "dot_mutex fixed (s_block[tid + i])", "",
+             run_dot(x, MUTEX, DOC_NUMBA_SUMS), 1},
+        };
+        for (int r = 0; r < 3; ++r) {
+            const double err = fabs(row[r].got - want) / want;
+            char repr[32];
+            shortest_repr(row[r].got, r == 0, repr, sizeof repr);
+            printf("  %-50s %-18s (error %.2g%s)%s%s\n", row[r].label, repr, err,
+                   row[r].checked ? ", checked" : ", a demonstration: not checked",
+                   row[r].document[0] ? "; the document printed " : "", row[r].document);
+            if (row[r].checked)
+                ok &= err <= 1e-5;
+            tut_csv_row(csv, "%s,%s,%zu,%d,%s,%.9g,%.3g,%s", name, row[r].kernel, n,
+                        x->doc_blocks, repr, want, err, row[r].document);
+        }
+    }
+    tut_csv_close(csv);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long long n = 0, seed = TUT_DEFAULT_SEED, blocks = DOT_DOC_BLOCKS, reps = 10;
-    int bench = 0, no_typo = 0;
+    int bench = 0, no_typo = 0, document = 0;
     const char *outdir = NULL;
     const tut_option opts[] = {
         {"--n", TUT_OPT_SIZE, &n, "elements (default 1e7; 1e8 with --bench)", 1, 1e9, NULL},
@@ -322,6 +467,9 @@ int main(int argc, char **argv)
         {"--no-typo-demo", TUT_OPT_FLAG, &no_typo,
          "skip the document's dot_mutex (its typo is also a shared-memory race: racecheck "
          "rightly flags it)", 0, 0, NULL},
+        {"--document", TUT_OPT_FLAG, &document,
+         "only the document's outputs: its dot products on its input and on random input, with "
+         "and without its typo (dot_document.csv)", 0, 0, NULL},
         {"--outdir", TUT_OPT_STRING, &outdir, "write CSV results into this folder", 1, 0, NULL},
     };
     tut_parse_or_exit(argc, argv,
@@ -330,6 +478,10 @@ int main(int argc, char **argv)
                       opts, TUT_COUNT(opts));
     if (n == 0)
         n = bench ? 100000000ull : 10000000ull;
+    if (bench && document) {
+        fprintf(stderr, "error: --document and --bench are separate runs\n");
+        return 2;
+    }
     tut_select_device(TUT_NEED_NOTHING);
     const tut_device_info *dev = tut_current_device();
 
@@ -376,21 +528,13 @@ int main(int argc, char **argv)
     float *b = (float *)tut_host_alloc(tut_bytes(n, sizeof(float), "b"), "b");
     int ok = 1;
 
-    const int typo_demo = !bench && !no_typo;
-    if (typo_demo) {
-        /* The document's input: a = 1, b = 1/n, so a.b = 1 and every thread's share is equal. */
-        for (size_t i = 0; i < n; ++i) {
-            a[i] = 1.0f;
-            b[i] = (float)(1.0 / (double)n);
-        }
-        CUDA_CHECK(cudaMemcpy((void *)x.a, a, n * sizeof(float), cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy((void *)x.b, b, n * sizeof(float), cudaMemcpyHostToDevice));
-        double want = dot_reference(a, b, n);
-        printf("the document's input (a = 1, b = 1/n, n = %llu): exact %.7f\n", n, want);
-        printf("  partial sums added on the CPU    %.7f\n", run_dot(&x, PARTIAL, 0));
-        printf("  the document's dot_mutex (typo)  %.7f   looks right...\n",
-               run_dot(&x, MUTEX, 1));
+    if (document) { /* the document's outputs only, then stop */
+        ok = document_demo(&x, a, b, seed, outdir);
+        release(&x, buffer, a, b);
+        return tut_finish(ok);
     }
+    if (!bench && !no_typo) /* the document's outputs first, on the way */
+        ok &= document_demo(&x, a, b, seed, NULL);
 
     tut_rng rng;
     tut_rng_seed(&rng, seed);
@@ -404,12 +548,6 @@ int main(int argc, char **argv)
         sum_ab += (double)a[i] + (double)b[i];
     printf("\nrandom input, a and b uniform in [0, 1), seed %llu, n = %llu: exact %.6f\n", seed,
            n, want);
-    if (typo_demo) {
-        double typo = run_dot(&x, MUTEX, 1);
-        printf("  the document's dot_mutex (typo)  %.6f   wrong by %.1f%%: s_block[tid + 1] "
-               "only adds threads 0..8 of each block, with binomial weights that sum to 256\n",
-               typo, 100.0 * (typo - want) / want);
-    }
 
     /* Every variant checked, relative error under 1e-5 against float64 (all terms >= 0). */
     double got[NVARIANTS];
@@ -475,13 +613,6 @@ int main(int argc, char **argv)
         dot_roofline(outdir, x.n, x.buffer_n, variant_names, t, NVARIANTS, CUB_SUM);
     }
 
-    free(a);
-    free(b);
-    tut_device_free(buffer);
-    tut_device_free(x.partial);
-    tut_device_free(x.c);
-    tut_device_free(x.mutex);
-    tut_device_free(x.tickets);
-    tut_device_free(x.cub_temp);
+    release(&x, buffer, a, b);
     return tut_finish(ok);
 }

@@ -1,13 +1,17 @@
-# The student copy: the repository with every exercise's skeleton in place of its solution and the
-# solutions gone (docs/teaching.md).
+# The student copy: the repository with the solutions and the teacher's answers taken out
+# (docs/teaching.md, docs/exercises.md).
 #
 #   cmake -DDEST=<new folder> [-DSOURCE=<repository>] [-DFORCE=ON] [-DEXCLUDE=<paths>]
 #         -P cmake/ExportStudentCopy.cmake
 #
-# For every chapter, each file of <chapter>/exercise/ replaces its namesake in <chapter>/, and the
-# exercise/ folder is removed; the graders (<chapter>/tests/) stay as they are. Build folders
-# (build*), .git and .device are left out. A file .student-copy at the top marks the copy: the
-# mutant checks, which need the solutions' deliberate bugs, are not declared there.
+# The copy keeps the repository's layout: the student edits <chapter>/exercise/<file>, as in the
+# repository. For every chapter, the solution namesake of each file of <chapter>/exercise/
+# (<chapter>/<file>) is removed, and so are the predictions' answers (<chapter>/tests/answers/)
+# and the corpus of wrong submissions the graders are tested on (<chapter>/tests/mistakes/, each
+# one a solution with one bug); the graders (<chapter>/tests/) stay. Build folders (build*), .git
+# and .device are left out. A file .student-copy at the top marks the copy: it always builds in
+# exercise mode (cmake/Tutorial.cmake), and the mutant checks, which need the solutions'
+# deliberate bugs, are not declared there.
 # DEST must not exist or be empty (FORCE=ON replaces it).
 cmake_minimum_required(VERSION 3.22)
 
@@ -68,23 +72,25 @@ foreach(entry IN LISTS entries)
   file(COPY ${SOURCE}/${entry} DESTINATION ${DEST})
 endforeach()
 
-# Skeletons in place, solutions out.
-set(replaced 0)
+# Solutions and answers out; the exercise/ files stay where the student edits them.
+set(removed 0)
+set(kept 0)
 file(GLOB chapters RELATIVE ${DEST} ${DEST}/[0-9][0-9]_*)
 foreach(chapter IN LISTS chapters)
+  file(REMOVE_RECURSE ${DEST}/${chapter}/tests/answers ${DEST}/${chapter}/tests/mistakes)
   if(NOT IS_DIRECTORY ${DEST}/${chapter}/exercise)
     continue()
   endif()
   file(GLOB_RECURSE skeletons RELATIVE ${DEST}/${chapter}/exercise ${DEST}/${chapter}/exercise/*)
   foreach(file IN LISTS skeletons)
-    get_filename_component(dir ${DEST}/${chapter}/${file} DIRECTORY)
-    file(MAKE_DIRECTORY ${dir})
-    file(COPY_FILE ${DEST}/${chapter}/exercise/${file} ${DEST}/${chapter}/${file})
-    math(EXPR replaced "${replaced} + 1")
+    math(EXPR kept "${kept} + 1")
+    if(EXISTS ${DEST}/${chapter}/${file})
+      file(REMOVE ${DEST}/${chapter}/${file})
+      math(EXPR removed "${removed} + 1")
+    endif()
   endforeach()
-  file(REMOVE_RECURSE ${DEST}/${chapter}/exercise)
 endforeach()
 file(WRITE ${DEST}/.student-copy
-     "A student copy: every exercise's file holds its skeleton (cmake/ExportStudentCopy.cmake).\n")
-message(STATUS "Student copy in ${DEST}: ${replaced} files replaced by their skeletons; "
-               "grade with: cmake --workflow --preset grade")
+     "A student copy: edit <chapter>/exercise/<file>; no solutions (cmake/ExportStudentCopy.cmake).\n")
+message(STATUS "Student copy in ${DEST}: ${kept} exercise files in <chapter>/exercise/, "
+               "${removed} solution files removed; the loop: docs/exercises.md")

@@ -2,12 +2,14 @@
 #
 #   cmake -DSUBMISSIONS=<dir> -DOUT=<grades.csv> [options] -P cmake/GradeSubmissions.cmake
 #
-# <dir>/<student>/<chapter>/<file>: each student's copies of the exercise files (the files of
-# <chapter>/exercise/ in this repository, e.g. alice/01_vecadd/vecadd_kernels.cu). Any other file
-# is ignored and said so: a submission cannot replace a grader. Each submission is copied over a
-# fresh student copy (cmake/ExportStudentCopy.cmake), configured, built and graded in its own
-# build folder, so one cannot affect another; then that folder is removed. One CSV row per
-# student and exercise (the columns of cmake/GradeReport.cmake, after `student`).
+# <dir>/<student>/<chapter>/exercise/<file>: each student's exercise files, where the student
+# edited them (e.g. alice/01_vecadd/exercise/vecadd_kernels.cu; alice/01_vecadd/vecadd_kernels.cu,
+# without exercise/, is taken too). Any other file is ignored and said so: a submission cannot
+# replace a grader. Each submission is copied over a fresh student copy
+# (cmake/ExportStudentCopy.cmake), configured, built and graded in its own build folder, so one
+# cannot affect another; then that folder is removed. One CSV row per student and exercise (the
+# columns of cmake/GradeReport.cmake, after `student`; each grading draws its own seed, in the
+# row with the why and reproduce columns).
 #
 # Options (-D...):
 #   TIME_LIMIT        seconds for one submission's tests (default 900); what has not reported by
@@ -66,13 +68,14 @@ elseif(GENERATOR MATCHES "Makefiles")
   set(keep_going -- -k)
 endif()
 
-# The files a student may hand in: <chapter>/<file> for every <chapter>/exercise/<file>.
+# The files a student may hand in: every <chapter>/exercise/<file> (also accepted as
+# <chapter>/<file>).
 set(allowed)
 file(GLOB chapter_dirs RELATIVE ${SOURCE} ${SOURCE}/[0-9][0-9]_*)
 foreach(chapter IN LISTS chapter_dirs)
   file(GLOB_RECURSE files RELATIVE ${SOURCE}/${chapter}/exercise ${SOURCE}/${chapter}/exercise/*)
   foreach(f IN LISTS files)
-    list(APPEND allowed ${chapter}/${f})
+    list(APPEND allowed ${chapter}/exercise/${f})
   endforeach()
 endforeach()
 
@@ -132,8 +135,12 @@ foreach(student IN LISTS student_dirs)
   file(GLOB_RECURSE handed RELATIVE ${SUBMISSIONS}/${student} ${SUBMISSIONS}/${student}/*)
   set(taken 0)
   foreach(f IN LISTS handed)
-    if(f IN_LIST allowed)
-      file(COPY_FILE ${SUBMISSIONS}/${student}/${f} ${dir}/src/${f})
+    set(target_path "${f}")
+    if(NOT f IN_LIST allowed AND f MATCHES "^([0-9][0-9]_[^/]+)/(.+)$")
+      set(target_path "${CMAKE_MATCH_1}/exercise/${CMAKE_MATCH_2}")
+    endif()
+    if(target_path IN_LIST allowed)
+      file(COPY_FILE ${SUBMISSIONS}/${student}/${f} ${dir}/src/${target_path})
       math(EXPR taken "${taken} + 1")
     else()
       file(APPEND ${log} "ignored ${f}: not an exercise file\n")

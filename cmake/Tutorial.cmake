@@ -42,6 +42,7 @@ function(tutorial_program target)
                            $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
   endif()
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_PROGRAMS ${target})
+  _tutorial_mistakes_defer() # the folder's corpus of wrong submissions (cmake/Mistakes.cmake)
 endfunction()
 
 function(_tutorial_resolve out)
@@ -204,25 +205,41 @@ function(tutorial_mutant)
   set_tests_properties(${chapter}.mutant_declared.${M_NAME} PROPERTIES LABELS "${chapter};cpu;mutant")
 endfunction()
 
-# The classroom: an exercise, its grader and its tests (docs/teaching.md).
+# The classroom: an exercise, its grader and its tests (docs/exercises.md, docs/teaching.md).
 #
 #   tutorial_exercise(ID ex01.2 TITLE "float4 kernel with its tail"
 #                     SOURCES vecadd_float4.cu                 # the file(s) the student edits
 #                     GRADER tests/grade_ex2_float4.cu [more grader-only sources]
 #                     [LIBRARIES CUDA::cublas ...]
 #                     CASES one primes tile_edges random       # test <ID>.<case>: --case <case>
-#                     [SANITIZE memcheck racecheck synccheck]  # on the first case: <ID>.<case>.<tool>
+#                     [CPU_CASES one]                          # of CASES: run without a GPU
+#                     [SANITIZE memcheck racecheck synccheck]  # test <ID>.<case>.<tool> ...
+#                     [SANITIZE_CASES primes tile_edges]       # ... for these cases (default:
+#                                                              #     the first GPU case)
 #                     [SPEED]                                  # test <ID>.speed: --speed, serial
-#                     [PREDICTION ex01_prediction.txt])        # test <ID>.prediction
+#                     [PREDICTION ex01_prediction.txt]         # test <ID>.prediction
+#                     [LESSON tile_edges.racecheck speed])     # <ID>.<suffix>: what it teaches
 #
 # builds grade_exNN_k from the grader and the student's files (in exercise mode the exercise/
-# skeletons, as tutorial_program does), labels every test `exercise` and <ID> (and `gpu`), and
-# records the exercise in the build tree's manifest, which the grade report reads
-# (cmake/GradeReport.cmake). The prediction file is exercise/<file> in exercise mode when that
-# exists, else <file> in the chapter folder.
+# skeletons, as tutorial_program does), labels every test `exercise` and <ID> (and `gpu`, or
+# `cpu` for a CPU case), records the exercise in the build tree's manifest, which the grade
+# report reads (cmake/GradeReport.cmake), and adds the target <ID> (`cmake --build
+# build-exercises --target ex01.2`): rebuild the grader, run its tests, print its report line.
+# A CPU case (CPU_CASES) runs with --no-gpu: it must make no CUDA call (pure arithmetic, such as
+# a launch helper checked against the GPUs of common/gpu_table.h), and is graded on any machine.
+# A LESSON test that does not pass caps the exercise at 3 of 10 points.
+# The prediction file: exercise/<file> in exercise mode; else the teacher's answer,
+# tests/answers/<file> (left out of the student copy).
 set(TUTORIAL_EXERCISE_MANIFEST ${CMAKE_BINARY_DIR}/exercise_manifest.cmake)
 file(WRITE ${TUTORIAL_EXERCISE_MANIFEST}
      "# Written at configure time by tutorial_exercise() (cmake/Tutorial.cmake).\n")
+# A student copy (cmake/ExportStudentCopy.cmake) holds no solutions: it always builds the
+# exercise/ files.
+if(EXISTS ${PROJECT_SOURCE_DIR}/.student-copy AND NOT TUTORIAL_EXERCISES)
+  set(TUTORIAL_EXERCISES ON CACHE BOOL
+      "Build each chapter against its exercise/ skeletons instead of the solutions" FORCE)
+  message(STATUS "Exercise mode: a student copy builds the chapters from their exercise/ files")
+endif()
 if(NOT TARGET tutorial_graders)
   add_custom_target(tutorial_graders COMMENT "Every exercise's grader")
   # The grade report: builds the graders, runs every exercise's tests, prints the table and
@@ -236,9 +253,13 @@ if(NOT TARGET tutorial_graders)
 endif()
 
 function(tutorial_exercise)
-  cmake_parse_arguments(E "SPEED" "ID;TITLE;PREDICTION" "SOURCES;GRADER;LIBRARIES;CASES;SANITIZE"
+  cmake_parse_arguments(E "SPEED" "ID;TITLE;PREDICTION"
+                        "SOURCES;GRADER;LIBRARIES;CASES;CPU_CASES;SANITIZE;SANITIZE_CASES;LESSON"
                         ${ARGN})
   _tutorial_chapter(chapter)
+  if(E_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tutorial_exercise(${E_ID}): unknown arguments: ${E_UNPARSED_ARGUMENTS}")
+  endif()
   if(NOT E_ID MATCHES "^ex[0-9][0-9]\\.[0-9]+$")
     message(FATAL_ERROR "tutorial_exercise: ID '${E_ID}' is not exNN.k")
   endif()
@@ -248,6 +269,57 @@ function(tutorial_exercise)
   if(E_TITLE MATCHES "[]\\[\"]")
     message(FATAL_ERROR "tutorial_exercise(${E_ID}): no brackets or quotes in TITLE")
   endif()
+  foreach(case IN LISTS E_CPU_CASES)
+    if(NOT case IN_LIST E_CASES)
+      message(FATAL_ERROR "tutorial_exercise(${E_ID}): CPU_CASES '${case}' is not one of CASES")
+    endif()
+  endforeach()
+  # The sanitizer's cases: those named, else the first case that runs on the GPU.
+  set(sanitize_cases)
+  if(E_SANITIZE)
+    if(E_SANITIZE_CASES)
+      set(sanitize_cases ${E_SANITIZE_CASES})
+    else()
+      foreach(case IN LISTS E_CASES)
+        if(NOT sanitize_cases AND NOT case IN_LIST E_CPU_CASES)
+          set(sanitize_cases ${case})
+        endif()
+      endforeach()
+    endif()
+    if(NOT sanitize_cases)
+      message(FATAL_ERROR "tutorial_exercise(${E_ID}): SANITIZE needs a GPU case to run")
+    endif()
+  elseif(E_SANITIZE_CASES)
+    message(FATAL_ERROR "tutorial_exercise(${E_ID}): SANITIZE_CASES without SANITIZE tools")
+  endif()
+  list(REMOVE_DUPLICATES sanitize_cases)
+  foreach(case IN LISTS sanitize_cases)
+    if(NOT case IN_LIST E_CASES OR case IN_LIST E_CPU_CASES)
+      message(FATAL_ERROR "tutorial_exercise(${E_ID}): SANITIZE_CASES '${case}' is not one of "
+                          "the GPU CASES")
+    endif()
+  endforeach()
+  # Every LESSON suffix must name one of the exercise's tests.
+  set(suffixes ${E_CASES})
+  foreach(case IN LISTS sanitize_cases)
+    foreach(tool IN LISTS E_SANITIZE)
+      list(APPEND suffixes ${case}.${tool})
+    endforeach()
+  endforeach()
+  if(E_SPEED)
+    list(APPEND suffixes speed)
+  endif()
+  if(E_PREDICTION)
+    list(APPEND suffixes prediction)
+  endif()
+  foreach(lesson IN LISTS E_LESSON)
+    if(NOT lesson IN_LIST suffixes)
+      string(REPLACE ";" " " known "${suffixes}")
+      message(FATAL_ERROR "tutorial_exercise(${E_ID}): LESSON '${lesson}' is none of its tests "
+                          "(${E_ID}.<suffix>, suffixes: ${known})")
+    endif()
+  endforeach()
+
   string(REPLACE "." "_" target "grade_${E_ID}")
   tutorial_program(${target} SOURCES ${E_GRADER} ${E_SOURCES} LIBRARIES ${E_LIBRARIES})
   # A grader is not a chapter program: the tour does not need it.
@@ -256,18 +328,21 @@ function(tutorial_exercise)
   set_property(GLOBAL PROPERTY TUTORIAL_PROGRAMS ${programs})
   add_dependencies(tutorial_graders ${target})
 
-  set(first TRUE)
   foreach(case IN LISTS E_CASES)
     set(sanitize)
-    if(first)
+    if(case IN_LIST sanitize_cases)
       set(sanitize ${E_SANITIZE})
     endif()
-    tutorial_test(NAME ${E_ID}.${case} COMMAND ${target} --case ${case} GPU
-                  LABELS exercise ${E_ID} TIMEOUT 120 SANITIZE ${sanitize})
+    if(case IN_LIST E_CPU_CASES)
+      tutorial_test(NAME ${E_ID}.${case} COMMAND ${target} --case ${case} --no-gpu
+                    LABELS exercise ${E_ID} TIMEOUT 120)
+    else()
+      tutorial_test(NAME ${E_ID}.${case} COMMAND ${target} --case ${case} GPU
+                    LABELS exercise ${E_ID} TIMEOUT 120 SANITIZE ${sanitize})
+    endif()
     foreach(tool IN LISTS sanitize)
       set_property(TEST ${E_ID}.${case}.${tool} APPEND PROPERTY LABELS exercise ${E_ID})
     endforeach()
-    set(first FALSE)
   endforeach()
   if(E_SPEED)
     tutorial_test(NAME ${E_ID}.speed COMMAND ${target} --speed GPU SERIAL
@@ -275,14 +350,26 @@ function(tutorial_exercise)
   endif()
   set(prediction_file "")
   if(E_PREDICTION)
-    set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/${E_PREDICTION})
     get_filename_component(base ${E_PREDICTION} NAME)
-    if(TUTORIAL_EXERCISES AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/exercise/${base})
+    if(TUTORIAL_EXERCISES)
       set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/exercise/${base})
+    elseif(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
+      set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
+    else()
+      set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/${E_PREDICTION})
     endif()
     tutorial_test(NAME ${E_ID}.prediction COMMAND ${target} --prediction ${prediction_file} GPU
                   SERIAL LABELS exercise ${E_ID} TIMEOUT 300)
   endif()
+
+  # `cmake --build <dir> --target ex01.2`: build this grader (a compile error stops here, with
+  # the compiler's message), then run its tests and print its line of the report.
+  add_custom_target(${E_ID}
+    COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} "-DCTEST=${CMAKE_CTEST_COMMAND}"
+            -DONLY=${E_ID} -P ${TUTORIAL_CMAKE_DIR}/GradeReport.cmake
+    USES_TERMINAL
+    COMMENT "Grading ${E_ID}: ${E_TITLE}")
+  add_dependencies(${E_ID} ${target} tutorial_gpu_probe)
 
   set(speed 0)
   if(E_SPEED)
@@ -291,5 +378,9 @@ function(tutorial_exercise)
   file(APPEND ${TUTORIAL_EXERCISE_MANIFEST}
        "tutorial_manifest_exercise(ID [[${E_ID}]] CHAPTER [[${chapter}]] TITLE [[${E_TITLE}]] "
        "SOURCES [[${E_SOURCES}]] CASES [[${E_CASES}]] SANITIZE [[${E_SANITIZE}]] "
+       "SANITIZE_CASES [[${sanitize_cases}]] CPU_CASES [[${E_CPU_CASES}]] LESSON [[${E_LESSON}]] "
        "SPEED ${speed} PREDICTION [[${E_PREDICTION}]])\n")
 endfunction()
+
+# The corpus of wrong submissions that measures the graders (tests/mistakes/ of each chapter).
+include(${CMAKE_CURRENT_LIST_DIR}/Mistakes.cmake)

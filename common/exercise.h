@@ -17,8 +17,12 @@
  *                         chapter's ceiling or library: 1 below the bar; 77 under TUT_EMULATE_GPU
  *   --prediction <file>   `prediction = <number>` in the file against the figure measured here;
  *                         77 under TUT_EMULATE_GPU, as --speed
- *   --seed S              the sizes and inputs; else env TUT_EXERCISE_SEED, else a new one each
- *                         run. Printed first as "seed S (rerun: --seed S)".
+ *   --no-gpu              with --case: run it without selecting a GPU (g->dev is NULL): for a
+ *                         case that makes no CUDA call (tutorial_exercise's CPU_CASES), so that
+ *                         it is graded on a machine without a GPU too
+ *   --seed S              the sizes and inputs; else env TUT_EXERCISE_SEED (the grade report
+ *                         sets it: one seed per run), else a new one each run. Printed first as
+ *                         "seed S (rerun: --seed S)".
  *   --list                the cases, one a line
  * A case returns 1 (pass) or 0 (wrong: it has printed index, found, expected, e.g. through
  * compare.h's checks). Outputs are poisoned before each run (tut_grader_poison) so that an
@@ -44,7 +48,8 @@ extern "C" {
 typedef struct {
     uint64_t seed;               /* printed; rerun with --seed */
     tut_rng rng;                 /* seeded with seed: draw sizes and inputs from it */
-    const tut_device_info *dev;  /* the selected GPU (its limits, emulated if so) */
+    const tut_device_info *dev;  /* the selected GPU (its limits, emulated if so); NULL in a
+                                  * case run with --no-gpu */
 } tut_grader;
 
 typedef struct {
@@ -109,6 +114,16 @@ int tut_exercise_read_prediction(const char *path, double *value, char *why, siz
 
 /* 1 if |predicted - measured| <= tolerance * |measured| (and both are finite). */
 int tut_exercise_prediction_ok(double predicted, double measured, double tolerance);
+
+/* ---- Stale shared memory (common/exercise_gpu.cu) ------------------------------------------ */
+
+/* Fills the shared memory of every SM with 0xFF bytes (NaN as float or double, -1 as an integer):
+ * a kernel of blocks holding as much dynamic shared memory as this GPU allows, several per SM.
+ * A grader calls it just before the student's kernel, so that a kernel that reads shared memory
+ * it never wrote reads NaN (in practice: the hardware promises nothing about stale contents, but
+ * keeps them between kernels) instead of whatever an earlier kernel left there, perhaps the
+ * right values. */
+void tut_grader_poison_shared(void);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
-/* Exercise 01.3: the launch helper of the grid-stride kernels (docs/01_vecadd.md, "Exercises").
- * Grade with  ctest --test-dir build-exercises -L ex01.3 --output-on-failure */
+/* Exercise 01.3: the launch helper of the grid-stride kernels (docs/01_vecadd_exercises.md).
+ * Grade it (rebuilds, runs its grader, prints its line; the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex01.3 */
 #include "launch_config.h"
 
 launch_config one_wave_config(const tut_device_info *dev, kernel_resources k, size_t items)

@@ -1,6 +1,8 @@
-/* Exercises 01.1 and 01.2: the grid-stride loop and the float4 kernel (docs/01_vecadd.md,
- * "Exercises"). The two one-thread-per-element kernels are written: read them first. Grade with
- *     ctest --test-dir build-exercises -L ex01.1 --output-on-failure     (and -L ex01.2)
+/* Exercises 01.1 and 01.2: the grid-stride loop and the float4 kernel
+ * (docs/01_vecadd_exercises.md). The two one-thread-per-element kernels are written: read them
+ * first. Grade each (rebuilds, runs its grader, prints its line; the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex01.1
+ *     cmake --build build-exercises --target ex01.2
  * The graders poison the output (NaN) and check every element and a canary past the end, so an
  * element nobody writes, or one written past n, is caught. */
 #include "vecadd_kernels.h"

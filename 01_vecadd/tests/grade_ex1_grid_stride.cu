@@ -1,18 +1,19 @@
 /* Grader of exercise 01.1: the grid-stride loop (vecadd_f32_grid_stride_kernel). Every case
  * launches the student's kernel on a grid drawn from the seed, much smaller or larger than the
- * vector, and checks every element and the canary past the end (vecadd_grading.h). */
+ * vector, and checks every element and the canary past the end (vecadd_grading.h); `huge` goes
+ * past 2^31 elements; the speed test checks that each element is visited once. */
 #include "vecadd_grading.h"
 #include "vecadd_kernels.h"
 
 static const char *const LABEL = "grid-stride";
 
-/* A prime size, on a grid far smaller than it: many strides, none a round number. */
+/* A prime size, on a grid far smaller than it (at least four strides), none a round number. */
 static int case_primes(tut_grader *g)
 {
     unsigned blocks, threads;
     grade_random_grid(g, &blocks, &threads);
-    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, tut_grader_prime(g, 3, 1000003),
-                        blocks, threads);
+    const size_t n = tut_grader_prime(g, 4 * (size_t)blocks * threads + 1, 1000003);
+    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, n, blocks, threads);
 }
 
 /* One element, then none (n = 0: nothing may be written). The empty size is never a case of its
@@ -43,15 +44,35 @@ static int case_small(tut_grader *g)
     return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, n, blocks, threads);
 }
 
+/* Past 2^31 elements (two vectors of 8 GiB; skipped where the GPU's memory is short): an int
+ * index wraps there, so the elements past 2^31 are never written. */
+static int case_huge(tut_grader *g)
+{
+    return grade_vecadd_huge(g, vecadd_f32_grid_stride_kernel, LABEL);
+}
+
+/* The work check: a loop that steps by less than the whole grid (blockDim.x, gridDim.x) gives
+ * the right values but visits each element many times. At 2^28 floats on one wave of blocks the
+ * kernel moves 12 bytes per element as cudaMemcpy moves 8; the chapter's grid-stride kernel
+ * reaches 0.92 of the copy's GB/s on an H100 (docs/results/01_vecadd/bandwidth.csv), a loop
+ * stepping by blockDim.x about 1 / (blocks in the grid). The bar, 0.3, is a loose one: it checks
+ * the work done, not the last few per cent. */
+static int speed(tut_grader *g, double bar)
+{
+    return grade_vecadd_speed(g, vecadd_f32_grid_stride_kernel, LABEL, bar);
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
         {"primes", case_primes},  {"one", case_one},     {"stride_edges", case_stride_edges},
-        {"small", case_small},
+        {"small", case_small},    {"huge", case_huge},
     };
     const tut_exercise ex = {.id = "ex01.1",
                              .title = "the grid-stride loop",
                              .cases = cases,
-                             .case_count = TUT_COUNT(cases)};
+                             .case_count = TUT_COUNT(cases),
+                             .speed = speed,
+                             .speed_bar = 0.3};
     return tut_exercise_main(argc, argv, &ex);
 }

@@ -88,6 +88,7 @@ static int case_every_gpu(tut_grader *g)
         const tut_device_info *dev = tut_gpu_profile_at(i);
         const kernel_resources streaming = {16, 0};
         ok &= check_choice(dev, streaming, (size_t)1 << 28);
+        ok &= check_choice(dev, streaming, 0); /* no work: still one block, never 0 */
         for (int j = 0; j < 8; ++j) {
             ok &= check_choice(dev, random_kernel(g), random_items(g, j));
             ++checked;

@@ -30,4 +30,10 @@ void grade_random_grid(tut_grader *g, unsigned *blocks, unsigned *threads);
  * per element against 8). Returns 1 if the kernel's GB/s reach `bar` times the copy's. */
 int grade_vecadd_speed(tut_grader *g, vecadd_kernel_fn kernel, const char *label, double bar);
 
+/* Past 2^31 elements, where an int index wraps: n = 2^31 + an odd number up to 2^20 drawn from
+ * the seed, b the same vector as a (so c = a + a: two vectors of 8 GiB, not three), one wave of
+ * blocks, every element and the canary checked. Skips (exit 77, with the reason) when the GPU's
+ * free memory cannot hold them. */
+int grade_vecadd_huge(tut_grader *g, vecadd_kernel_fn kernel, const char *label);
+
 #endif

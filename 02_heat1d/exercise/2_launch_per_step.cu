@@ -1,6 +1,7 @@
-/* EXERCISE ex02.1 (one launch per step): write the body of heat_step_kernel below; the rest of
- * the file is complete. The solution is ../2_launch_per_step.cu; the grader is
- * tests/grade_ex1_step.cu (ctest -L ex02.1).
+/* EXERCISE ex02.1 (one launch per step, docs/02_heat1d_exercises.md): write the body of
+ * heat_step_kernel below; the rest of the file is complete. The grader is
+ * tests/grade_ex1_step.cu. Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex02.1
  *
  * Variant 2: one kernel launch per time step. The end of a kernel is a barrier for the whole
  * grid for free (the next launch on the stream starts after every block of this one finished),

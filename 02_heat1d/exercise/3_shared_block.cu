@@ -1,4 +1,6 @@
-/* EXERCISE ex02.2: fill in the TODOs of heat_shared_block_kernel (solution: 3_shared_block.cu).
+/* EXERCISE ex02.2 (docs/02_heat1d_exercises.md): fill in the TODOs of heat_shared_block_kernel.
+ * Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex02.2
  *
  * Variant 3: the whole rod in one block. A 1001-point rod is 8 KB per buffer; both fit in one
  * block's shared memory, so the barrier between steps only has to cover one block:

@@ -1,6 +1,7 @@
-/* EXERCISE ex02.3 (one block, the rod in registers): write the body of
- * heat_block_registers_kernel below; the rest of the file is complete. The solution is
- * ../4_block_registers.cu; the grader is tests/grade_ex3_registers.cu (ctest -L ex02.3).
+/* EXERCISE ex02.3 (one block, the rod in registers; docs/02_heat1d_exercises.md): write the
+ * body of heat_block_registers_kernel below; the rest of the file is complete. The grader is
+ * tests/grade_ex3_registers.cu. Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex02.3
  *
  * Variant 4: one block again, but each thread keeps POINTS_PER_THREAD neighbouring points in
  * registers. Only the two ends of each thread's strip go through shared memory, so a step costs

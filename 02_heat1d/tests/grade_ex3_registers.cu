@@ -44,11 +44,13 @@ static int case_strip_edges(tut_grader *g)
                           draw_steps(g), 0, 0);
 }
 
-/* The most points one block holds (every thread a full strip), or one less. */
+/* The most points one block holds (every thread a full strip, the last one's right end the
+ * wall), then one less. */
 static int case_capacity(tut_grader *g)
 {
-    const size_t n = heat_block_registers_capacity() - tut_grader_size(g, 0, 1);
-    return heat_grade_run(g, &registers, n, draw_steps(g), 0, 0);
+    const size_t n = heat_block_registers_capacity();
+    const int ok = heat_grade_run(g, &registers, n, draw_steps(g), 0, 0);
+    return heat_grade_run(g, &registers, n - 1, draw_steps(g), 0, 0) && ok;
 }
 
 /* Many steps: a race on the edge slots that shows rarely per step shows here. */

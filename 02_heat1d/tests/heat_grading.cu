@@ -13,6 +13,35 @@ static double draw_k(tut_grader *g)
     return 0.05 + 0.45 * tut_rng_uniform(&g->rng); /* in [0.05, 0.5): stable, never 0 */
 }
 
+/* Each rod lies between two margins of poisoned doubles (NaN) in its allocation: a kernel that
+ * reads beyond a wall without the guard reads NaN, and one that writes there is caught by the
+ * margins' check after the run. 256 doubles keep the rod 2 KiB-aligned and cover the whole
+ * last warp's strips of the register variant. */
+#define HEAT_MARGIN 256
+
+/* 1 if the margins around the rod at `rod` (n points) still hold the poison. */
+static int margins_intact(const char *name, const char *which, const double *rod, size_t n)
+{
+    const size_t bytes = HEAT_MARGIN * sizeof(double);
+    unsigned char *host = (unsigned char *)tut_host_alloc(bytes, "margin");
+    int ok = 1;
+    for (int side = 0; side < 2 && ok; ++side) {
+        const double *margin = side == 0 ? rod - HEAT_MARGIN : rod + n;
+        CUDA_CHECK(cudaMemcpy(host, margin, bytes, cudaMemcpyDeviceToHost));
+        for (size_t b = 0; b < bytes; ++b)
+            if (host[b] != 0xFF) {
+                const long long at = side == 0 ? (long long)(b / sizeof(double)) - HEAT_MARGIN
+                                               : (long long)(n + b / sizeof(double));
+                printf("  %s wrote outside the rod: buffer %s, point %lld (the rod is 0 .. %zu)\n",
+                       name, which, at, n - 1);
+                ok = 0;
+                break;
+            }
+    }
+    free(host);
+    return ok;
+}
+
 int heat_grade_run(tut_grader *g, const heat_variant_under_test *v, size_t n, long long steps,
                    int threads, size_t max_blocks)
 {
@@ -28,8 +57,11 @@ int heat_grade_run(tut_grader *g, const heat_variant_under_test *v, size_t n, lo
 
     heat_job job;
     memset(&job, 0, sizeof job);
-    job.a = (double *)tut_device_alloc(bytes, "rod a");
-    job.b = (double *)tut_device_alloc(bytes, "rod b");
+    const size_t padded = tut_bytes(n + 2 * HEAT_MARGIN, sizeof(double), "rod and margins");
+    double *base_a = (double *)tut_device_alloc(padded, "rod a");
+    double *base_b = (double *)tut_device_alloc(padded, "rod b");
+    job.a = base_a + HEAT_MARGIN;
+    job.b = base_b + HEAT_MARGIN;
     job.n = n;
     job.steps = steps;
     job.k = k;
@@ -43,9 +75,10 @@ int heat_grade_run(tut_grader *g, const heat_variant_under_test *v, size_t n, lo
             job.launch.blocks = max_blocks;
         printf("%s: %zu points, %lld steps, k = %.6g; %zu block(s) of %d threads\n", v->name, n,
                steps, k, job.launch.blocks, job.launch.threads);
-        tut_grader_poison(job.a, bytes);
-        tut_grader_poison(job.b, bytes);
+        tut_grader_poison(base_a, padded);
+        tut_grader_poison(base_b, padded);
         CUDA_CHECK(cudaMemcpy(job.a, start, bytes, cudaMemcpyHostToDevice));
+        tut_grader_poison_shared(); /* what the kernel reads without writing it first is NaN */
         const double *result = v->run(&job);
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(got, result, bytes, cudaMemcpyDeviceToHost));
@@ -55,9 +88,11 @@ int heat_grade_run(tut_grader *g, const heat_variant_under_test *v, size_t n, lo
         /* The same operations in the same order: equal bits are expected; 1e-12 says by how
          * much if not (as heat1d does). */
         ok = tut_check_f64(v->name, got, want, n, 1e-12 * scale, 1e-12, NULL);
+        ok &= margins_intact(v->name, "a", job.a, n);
+        ok &= margins_intact(v->name, "b", job.b, n);
     }
-    tut_device_free(job.a);
-    tut_device_free(job.b);
+    tut_device_free(base_a);
+    tut_device_free(base_b);
     free(start);
     free(want);
     free(scratch);

@@ -14,7 +14,10 @@ typedef struct {
 
 /* One run of variant v on a random rod of n points for `steps` steps, k drawn from (0, 1/2],
  * from poisoned buffers; threads 0 is the variant's default, max_blocks > 0 caps the grid (a
- * grid-stride loop must cover the rest). Prints the case and the comparison; 1 if it matches. */
+ * grid-stride loop must cover the rest). Each rod lies between margins of poisoned doubles (NaN,
+ * what a missing wall guard reads), which must still be poisoned after the run (what a write
+ * past a wall changes), and the GPU's shared memory is poisoned before the run
+ * (tut_grader_poison_shared). Prints the case and the comparison; 1 if it matches. */
 int heat_grade_run(tut_grader *g, const heat_variant_under_test *v, size_t n, long long steps,
                    int threads, size_t max_blocks);
 

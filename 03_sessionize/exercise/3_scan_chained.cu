@@ -1,7 +1,8 @@
-/* EXERCISE ex03.2 (the warp max-scan with shuffles), skeleton of 3_scan_chained.cu: write
- * warp_max_scan() below; the grader is tests/grade_ex2_warp_scan.cu (ctest -L ex03.2). The rest
- * of variant 3 (tiles, block combine, chained look-back) is in scan_chained_kernel.cuh,
- * complete: read it. */
+/* EXERCISE ex03.2 (the warp max-scan with shuffles; docs/03_sessionize_exercises.md), skeleton
+ * of 3_scan_chained.cu: write warp_max_scan() below; the grader is tests/grade_ex2_warp_scan.cu.
+ * The rest of variant 3 (tiles, block combine, chained look-back) is in scan_chained_kernel.cuh,
+ * complete: read it. Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex03.2 */
 #include "scan_chained_kernel.cuh"
 
 /* EXERCISE: inclusive max-scan across the 32 lanes of a warp.
@@ -11,8 +12,7 @@
  *     out: 0  0  2  2  2  5  5  5
  * Hints: __shfl_up_sync(FULL_WARP, value, d) returns the value of lane (k - d); lanes k < d get
  * their own value back, so they must not use it. Five steps (d = 1, 2, 4, 8, 16) are enough.
- * Why is 0 a safe "no start" value here? (the docs' questions ask).
- * Test: ctest --test-dir build-exercises -L ex03.2 --output-on-failure */
+ * Why is 0 a safe "no start" value here? (the docs' questions ask). */
 __device__ static int64_t warp_max_scan(int64_t value)
 {
     /* TODO (ex03.2): replace this line with the scan. As written, each lane keeps its own value,

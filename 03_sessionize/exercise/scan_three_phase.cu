@@ -1,7 +1,8 @@
-/* EXERCISE ex03.3 (three passes: the carry across tiles): write phases 1 and 2 below
- * (tile_latest_kernel and tile_carry_kernel); phase 3 and the host code are complete. The
- * solution is ../scan_three_phase.cu; the grader is tests/grade_ex3_three_phase.cu
- * (ctest -L ex03.3).
+/* EXERCISE ex03.3 (three passes: the carry across tiles; docs/03_sessionize_exercises.md):
+ * write phases 1 and 2 below (tile_latest_kernel and tile_carry_kernel); phase 3 and the host
+ * code are complete. The grader is tests/grade_ex3_three_phase.cu. Grade it (the loop:
+ * docs/exercises.md):
+ *     cmake --build build-exercises --target ex03.3
  *
  * Sessionize in three passes over tiles of THREE_PHASE_TILE events:
  *   1. tile_latest_kernel: each block finds the latest session start in its tile (0: none);

@@ -1,6 +1,7 @@
-/* EXERCISE ex03.1 (session starts as a map): write the body of session_start_kernel below; the
- * rest is complete. The solution is ../session_starts.cu; the grader is
- * tests/grade_ex1_starts.cu (ctest -L ex03.1).
+/* EXERCISE ex03.1 (session starts as a map; docs/03_sessionize_exercises.md): write the body of
+ * session_start_kernel below; the rest is complete. The grader is tests/grade_ex1_starts.cu.
+ * Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex03.1
  *
  * The session starts as a map: one thread per event, each deciding from its event and the one
  * before whether a session starts there (session_boundary.h). The label of event i is then the

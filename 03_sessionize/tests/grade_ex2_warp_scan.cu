@@ -2,7 +2,8 @@
  * inside the chapter's single-pass chained scan (scan_chained_kernel.cuh): every label from
  * poisoned output against the CPU reference. Each input has a session that starts after event 0
  * and goes on within its row of 32 events, so a scan that does not carry the max along the warp
- * gives a wrong label; racecheck and synccheck run the first case.
+ * gives a wrong label; `lanes` puts a row's only start at every lane, lane 0 included; racecheck
+ * and synccheck run the first case.
  * Speed: 3 x 10^7 events against a device-to-device copy of the 24 bytes per event the single
  * pass moves, timed the same way in the same run. On an H100 the chapter's chained scan reached
  * 74% of the copy at that size (docs/results/03_sessionize/throughput.csv); the bar, 45%, leaves
@@ -49,6 +50,40 @@ static int case_long_session(tut_grader *g)
     return ok;
 }
 
+/* Rows of 32 events with one session start each, at a lane drawn from the seed, and row 1's at
+ * lane 0, row 2's at lane 1, 2 or 3: each start's label must reach lane 31 of its row through
+ * the scan. A scan that combines too few lanes (four steps, not five), or that never passes
+ * lane 0 on, gives the lanes after the start the previous row's start. */
+static int case_lanes(tut_grader *g)
+{
+    const int64_t rows = (int64_t)tut_grader_size(g, 8, 200);
+    const int64_t n = rows * 32 + (int64_t)tut_grader_size(g, 0, 31);
+    graded_events e;
+    const size_t bytes = tut_bytes((size_t)n, sizeof(int64_t), "events");
+    e.n = n;
+    e.timeout = (int64_t)tut_grader_size(g, 1, 7200);
+    e.user = (int64_t *)tut_host_alloc(bytes, "user ids");
+    e.ts = (int64_t *)tut_host_alloc(bytes, "timestamps");
+    e.want = (int64_t *)tut_host_alloc(bytes, "reference labels");
+    int64_t start_lane = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t row = i / 32, lane = i % 32;
+        if (lane == 0)
+            start_lane = row == 1   ? 0
+                         : row == 2 ? (int64_t)tut_grader_size(g, 1, 3)
+                                    : (int64_t)tut_grader_size(g, 0, 31);
+        e.user[i] = 1;
+        const int64_t gap = lane == start_lane
+                                ? e.timeout + 1 + (int64_t)tut_grader_size(g, 0, 100)
+                                : (int64_t)tut_grader_size(g, 0, (size_t)e.timeout);
+        e.ts[i] = i == 0 ? 0 : e.ts[i - 1] + gap;
+    }
+    sessionize_cpu(e.user, e.ts, (size_t)n, e.timeout, e.want);
+    const int ok = grading_check_variant(&chained_scan_variant, &e);
+    grading_events_free(&e);
+    return ok;
+}
+
 static int speed(tut_grader *g, double bar)
 {
     return grading_speed(g, &chained_scan_variant, SPEED_EVENTS, bar);
@@ -60,6 +95,7 @@ static const tut_grader_case cases[] = {
     {"tile_edges", case_tile_edges},
     {"long_session", case_long_session},
     {"large", case_large},
+    {"lanes", case_lanes},
 };
 
 int main(int argc, char **argv)

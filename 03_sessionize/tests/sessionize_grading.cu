@@ -91,6 +91,7 @@ int grading_check_variant(const session_variant *v, const graded_events *e)
     tut_grader_poison(d.job.label, bytes); /* -1: a label nobody wrote */
     if (d.job.temp)
         tut_grader_poison(d.job.temp, v->temp_bytes(e->n));
+    tut_grader_poison_shared(); /* what a kernel reads without writing it first is -1 */
     v->run(&d.job);
     CUDA_CHECK(cudaDeviceSynchronize());
     int64_t *got = (int64_t *)tut_host_alloc(bytes, "labels");

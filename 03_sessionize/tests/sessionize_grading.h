@@ -34,8 +34,8 @@ int grading_continues_in_row(const graded_events *e, int64_t row);
 int grading_events_such_that(tut_grader *g, int64_t (*draw)(tut_grader *g),
                              grading_input_test test, int64_t row, graded_events *e);
 
-/* Runs the variant on the events from poisoned labels and scratch and compares every label
- * with the reference: 1 if all match. */
+/* Runs the variant on the events from poisoned labels, scratch and shared memory
+ * (tut_grader_poison_shared) and compares every label with the reference: 1 if all match. */
 int grading_check_variant(const session_variant *v, const graded_events *e);
 
 /* Device copies of the events, labels and the variant's scratch, for timing. */

@@ -1,7 +1,9 @@
-/* EXERCISE ex04.2 (a Philox stream through the state API), skeleton of 3_fused_philox.cu: write
- * sample_stream() below; the grader is tests/grade_ex2_philox_stream.cu (ctest -L ex04.2). The
- * rest of variant 3 (uniforms, float lanes, the stateless loop, the kernel, its launcher) is in
- * fused_philox_impl.cuh, complete: read it. */
+/* EXERCISE ex04.2 (a Philox stream through the state API; docs/04_montecarlo_exercises.md),
+ * skeleton of 3_fused_philox.cu: write sample_stream() below; the grader is
+ * tests/grade_ex2_philox_stream.cu. The rest of variant 3 (uniforms, float lanes, the stateless
+ * loop, the kernel, its launcher) is in fused_philox_impl.cuh, complete: read it. Grade it (the
+ * loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex04.2 */
 #include "fused_philox_impl.cuh"
 
 /* EXERCISE: stream s of the seed through cuRAND's state API, `len` (<= MC_STREAM_SAMPLES)

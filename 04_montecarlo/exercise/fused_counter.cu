@@ -1,6 +1,8 @@
-/* EXERCISE ex04.3 (the fused kernel with a bare Philox counter): write counter_stream() and
- * counter_body() below; the rest is complete. The solution is ../fused_counter.cu; the grader is
- * tests/grade_ex3_fused_counter.cu (ctest -L ex04.3).
+/* EXERCISE ex04.3 (the fused kernel with a bare Philox counter;
+ * docs/04_montecarlo_exercises.md): write counter_stream() and counter_body() below; the rest is
+ * complete. The grader is tests/grade_ex3_fused_counter.cu. Grade it (the loop:
+ * docs/exercises.md):
+ *     cmake --build build-exercises --target ex04.3
  *
  * The fused estimate with a bare Philox counter. Thread-by-stream: a thread takes streams
  * grid-stride (streams.h: stream s is Philox subsequence s of the seed, MC_STREAM_SAMPLES

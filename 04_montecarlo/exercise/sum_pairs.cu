@@ -1,6 +1,7 @@
-/* EXERCISE ex04.1 (a block's sum with shuffles): write block_pair_sum() below; the rest is
- * complete. The solution is ../sum_pairs.cu; the grader is tests/grade_ex1_sum_pairs.cu
- * (ctest -L ex04.1).
+/* EXERCISE ex04.1 (a block's sum with shuffles; docs/04_montecarlo_exercises.md): write
+ * block_pair_sum() below; the rest is complete. The grader is tests/grade_ex1_sum_pairs.cu.
+ * Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex04.1
  *
  * (sum f, sum f^2) of n floats in float64, in two launches: each block of a full wave adds its
  * grid-stride share and writes one pair, then one block adds those pairs in a fixed order (the

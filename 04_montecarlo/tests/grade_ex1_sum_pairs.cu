@@ -1,8 +1,10 @@
 /* Grader of ex04.1, a block's sum with shuffles (sum_pairs.cu: block_pair_sum), run by the
  * chapter-style two-launch reduction of n floats to (sum f, sum f^2): both sums from poisoned
  * output against float64 sums on the CPU (within 1e-10 relative: only the order of the
- * additions differs). racecheck and synccheck run the first case: a missing barrier between the
- * warps' totals and their sum is a shared-memory race. */
+ * additions differs), with shared memory poisoned before the launches (a warp total read from a
+ * slot no warp wrote is NaN). racecheck and synccheck run the first case: a missing barrier
+ * between the warps' totals and their sum is a shared-memory race, and racecheck's test is the
+ * exercise's lesson (a failure caps the grade, CMakeLists.txt). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,6 +29,7 @@ static int check_sum(tut_grader *g, size_t n)
     CUDA_CHECK(cudaMemcpy(d_values, values, n * sizeof(float), cudaMemcpyHostToDevice));
     tut_grader_poison(d_blocks, blocks * sizeof(double2));
     tut_grader_poison(d_out, sizeof(double2));
+    tut_grader_poison_shared();
     mc_sum_pairs_gpu(d_values, n, d_blocks, blocks, d_out);
     double2 got;
     CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));

@@ -3,7 +3,9 @@
  * the kernel from poisoned memory, against the CPU replay of the same Philox numbers and float
  * operations (philox_host.c): equal bits for x^2, the circle and 1; within the replay's bound
  * for 1/x and sin (their fast GPU functions). A stream drawn from the wrong subsequence, a
- * dropped sample or a lane summed in another order fails. */
+ * dropped sample or a lane summed in another order fails. Case many_streams runs one block per SM,
+ * so that every thread takes several streams: a subsequence taken from the thread's index
+ * instead of the stream's repeats itself there. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +14,9 @@
 #include "tutorial.h"
 #include "variants.h"
 
-static int check_streams(tut_grader *g, mc_integrand integrand, unsigned long long n)
+/* blocks_per_sm: 0 for the launcher's full wave, else that many blocks per SM. */
+static int check_streams(tut_grader *g, mc_integrand integrand, unsigned long long n,
+                         int blocks_per_sm)
 {
     const mc_problem p = mc_grading_problem(g, integrand, n);
     const mc_uniform uniform = (mc_uniform)tut_grader_size(g, 0, MC_UNIFORM_COUNT - 1);
@@ -21,7 +25,10 @@ static int check_streams(tut_grader *g, mc_integrand integrand, unsigned long lo
            mc_integrand_name(integrand), p.a, p.b, n, streams,
            uniform == MC_UNIFORM_BITS ? "bits" : "curand", p.seed);
     mc_fused_job job;
-    mc_fused_create(&job, &p, uniform, MC_GENERATOR_STATE, 0, 1); /* keeps every stream's pair */
+    /* keeps every stream's pair */
+    mc_fused_create(&job, &p, uniform, MC_GENERATOR_STATE, blocks_per_sm, 1);
+    printf("grid: %d blocks of %d threads, %.1f streams per thread\n", job.blocks,
+           MC_FUSED_THREADS, (double)streams / ((double)job.blocks * MC_FUSED_THREADS));
     mc_fused_run(&job);
     CUDA_CHECK(cudaDeviceSynchronize());
     mc_pair *gpu = (mc_pair *)tut_host_alloc(tut_bytes(streams, sizeof(mc_pair), "streams"), "gpu");
@@ -50,26 +57,28 @@ static int check_streams(tut_grader *g, mc_integrand integrand, unsigned long lo
 /* One stream, shorter than MC_STREAM_SAMPLES: the last call of a short stream. */
 static int case_one_stream(tut_grader *g)
 {
-    return check_streams(g, MC_SQUARE, tut_grader_size(g, 2, MC_STREAM_SAMPLES));
+    return check_streams(g, MC_SQUARE, tut_grader_size(g, 2, MC_STREAM_SAMPLES), 0);
 }
 static int case_stream_edges(tut_grader *g)
 {
-    return check_streams(g, MC_CIRCLE, tut_grader_tile_edge(g, MC_STREAM_SAMPLES, 64));
+    return check_streams(g, MC_CIRCLE, tut_grader_tile_edge(g, MC_STREAM_SAMPLES, 64), 0);
 }
 /* 1 per sample: a dropped or doubled sample moves a stream's sum by exactly 1. */
 static int case_primes(tut_grader *g)
 {
-    return check_streams(g, MC_ONE, tut_grader_prime(g, 5, 1000003));
+    return check_streams(g, MC_ONE, tut_grader_prime(g, 5, 1000003), 0);
 }
 static int case_integrands(tut_grader *g)
 {
     const mc_integrand f = (mc_integrand)tut_grader_size(g, 0, MC_INTEGRAND_COUNT - 1);
-    return check_streams(g, f, tut_grader_odd(g, 100001, 1000001));
+    return check_streams(g, f, tut_grader_odd(g, 100001, 1000001), 0);
 }
-/* More streams than the grid has threads: each thread takes several. */
+/* More streams than the grid has threads: one block per SM, each thread takes several (3 or
+ * more on any GPU of up to 170 SMs). */
 static int case_many_streams(tut_grader *g)
 {
-    return check_streams(g, MC_INV, tut_grader_odd(g, 1ull << 27, (1ull << 27) + (1ull << 20)));
+    return check_streams(g, MC_INV, tut_grader_odd(g, 1ull << 27, (1ull << 27) + (1ull << 20)),
+                         1);
 }
 
 static const tut_grader_case cases[] = {

@@ -1,4 +1,4 @@
-/* The benchmark-only program matmul_ablations: the configurations of steps 10 and 11 with one
+/* The benchmark-only program matmul_ablations: the configurations of steps 9 and 10 with one
  * idea changed at a time (warptiled_configs.cu, pipelined_configs.cu). Their kernels are built
  * from the macro bodies warptiled_kernel.cuh and pipelined_kernel.cuh; the teaching versions are
  * 09_warptiled.cu and 10_pipelined.cu. */

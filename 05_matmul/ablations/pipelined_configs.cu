@@ -1,9 +1,9 @@
-/* Step 11's ablations, for the benchmark-only program matmul_ablations: the pipelined kernel
+/* Step 10's ablations, for the benchmark-only program matmul_ablations: the pipelined kernel
  * (pipelined_kernel.cuh, built once per configuration with #define / #include) in its main
  * configuration and with one idea changed at a time, to measure what each buys
- * (docs/05_matmul.md, "What each idea buys"). The teaching version is 10_pipelined.cu, plain
- * code with the same four configurations: 128 x 256 (here pipelined_128x256_bk32), 128 x 128
- * (pipelined_128x128) and the 64 x 128 tiles.
+ * (docs/05_matmul_appendix.md, "Step 10 ... its ideas one at a time"). The teaching version is
+ * 10_pipelined.cu, plain code with the same four configurations: 128 x 256 (here
+ * pipelined_128x256_bk32), 128 x 128 (pipelined_128x128) and the 64 x 128 tiles.
  * cp.async needs compute capability 8.0; below, B goes through plain loads and stores. */
 #include <stdio.h>
 
@@ -79,7 +79,7 @@ static bool pl_async(void)
 #define PL_INFO info_pipelined_128x128_s3
 #include "pipelined_kernel.cuh"
 
-/* Fragments read just before use (as in step 10): */
+/* Fragments read just before use (as in step 9): */
 #define PL_FRAG_DB 0
 #define PL_KERNEL pipelined_nofdb_kernel
 #define PL_LAUNCH launch_pipelined_nofdb
@@ -94,7 +94,7 @@ static bool pl_async(void)
 #include "pipelined_kernel.cuh"
 
 /* A's float4s copied so that the transposed stores are free of bank conflicts (measured
- * 11 points slower; docs/05_matmul.md): */
+ * 11 points slower; docs/05_matmul_appendix.md): */
 #define PL_A_MAP 1
 #define PL_KERNEL pipelined_amap_kernel
 #define PL_LAUNCH launch_pipelined_amap
@@ -172,7 +172,7 @@ static bool pl_async(void)
 #define PL_INFO info_pipelined_128x256_bk8
 #include "pipelined_kernel.cuh"
 
-/* Step 11's configuration for large matrices (launch_pipelined's 128 x 256) with a K strip of
+/* Step 10's configuration for large matrices (launch_pipelined's 128 x 256) with a K strip of
  * 32, as it is and without the swizzle of A's columns. */
 #define PL_BN 256
 #define PL_BK 32

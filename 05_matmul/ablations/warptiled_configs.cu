@@ -1,4 +1,4 @@
-/* Step 10's ablations, for the benchmark-only program matmul_ablations: the warp-tiled kernel
+/* Step 9's ablations, for the benchmark-only program matmul_ablations: the warp-tiled kernel
  * (warptiled_kernel.cuh, built once per configuration with #define / #include) with other block,
  * warp and thread tiles. The teaching version is 09_warptiled.cu: plain code, the configuration
  * warptiled_bk16 below (128 x 128 block tile, K strip 16, warp tile 32 x 64, 8 x 8 per thread,

@@ -1,12 +1,13 @@
-/* EXERCISE ex05.1: the shared-memory tiled kernel, correct at every size.
+/* EXERCISE ex05.1: the shared-memory tiled kernel, correct at every size
+ * (docs/05_matmul_exercises.md).
  *
  * Fill in the three TODOs of tiled_kernel. The grader runs launch_tiled alone on sizes drawn
  * from a new seed each run (1, primes, multiples of 16 plus or minus one, any size with longer
- * leading dimensions), under compute-sanitizer too:
- *   ctest --test-dir build-exercises -L ex05.1 --output-on-failure
- * Hints: docs/05_matmul.md, "Exercises" and "The tiled kernel", and the documents' TPB = 3 bug
- * in pitfall.cu: what must every thread of a block do, even one whose element of C lies outside
- * the matrix? */
+ * leading dimensions), under compute-sanitizer too. Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex05.1
+ * Hints: docs/05_matmul_exercises.md, docs/05_matmul.md ("The tiled kernel"), and the
+ * documents' TPB = 3 bug in pitfall.cu: what must every thread of a block do, even one whose
+ * element of C lies outside the matrix? */
 #include "tutorial.h"
 #include "matmul.h"
 

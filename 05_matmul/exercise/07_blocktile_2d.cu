@@ -1,4 +1,5 @@
-/* EXERCISE ex05.2: register blocking, an 8 x 8 block of C per thread.
+/* EXERCISE ex05.2: register blocking, an 8 x 8 block of C per thread
+ * (docs/05_matmul_exercises.md).
  *
  * The tiled kernel (04_tiled.cu) does two shared-memory loads per multiply-add, and shared
  * memory cannot feed the FMA units that fast. Here each of the 256 threads computes an 8 x 8
@@ -8,8 +9,9 @@
  *
  * Fill in the two TODOs. The grader runs launch_blocktile_2d alone on sizes drawn from a new
  * seed (1, primes, multiples of 128 and of 8 plus or minus one, any size), then times it at
- * 4096^3 against cuBLAS FP32; the bar is in docs/05_matmul.md, "Exercises":
- *   ctest --test-dir build-exercises -L ex05.2 --output-on-failure */
+ * 4096^3 against cuBLAS FP32 (the bar: docs/05_matmul_exercises.md). Grade it (the loop:
+ * docs/exercises.md):
+ *     cmake --build build-exercises --target ex05.2 */
 #include "tutorial.h"
 #include "matmul.h"
 

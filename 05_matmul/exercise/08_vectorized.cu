@@ -1,4 +1,5 @@
-/* EXERCISE ex05.3: 16-byte loads and stores, and A transposed in shared memory.
+/* EXERCISE ex05.3: 16-byte loads and stores, and A transposed in shared memory
+ * (docs/05_matmul_exercises.md).
  *
  * The register-blocked kernel (07_blocktile_2d.cu) moves one float per instruction. Make every
  * access four floats wide:
@@ -11,8 +12,9 @@
  * lies wholly inside or wholly outside the matrix: zero-fill whole vectors, guard whole stores.
  *
  * Fill in the three TODOs. The grader runs launch_vectorized alone on sizes drawn from a new
- * seed, then times it at 4096^3 against cuBLAS FP32 (the bar: docs/05_matmul.md, "Exercises"):
- *   ctest --test-dir build-exercises -L ex05.3 --output-on-failure */
+ * seed, then times it at 4096^3 against cuBLAS FP32 (the bar: docs/05_matmul_exercises.md).
+ * Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex05.3 */
 #include "tutorial.h"
 #include "matmul.h"
 

@@ -11,6 +11,10 @@ static const graded_matmul blocktile = {.name = "blocktile_2d", .launch = launch
                                         .pad = 1, .tile_m = 128, .tile_n = 128, .tile_k = 8};
 
 static int case_tile_edges(tut_grader *g) { return grade_matmul_case(g, &blocktile, "tile_edges"); }
+static int case_strips(tut_grader *g)
+{
+    return grade_matmul_case(g, &blocktile, "strips");
+}
 static int case_one(tut_grader *g) { return grade_matmul_case(g, &blocktile, "one"); }
 static int case_primes(tut_grader *g) { return grade_matmul_case(g, &blocktile, "primes"); }
 static int case_random(tut_grader *g) { return grade_matmul_case(g, &blocktile, "random"); }
@@ -19,6 +23,7 @@ static int speed(tut_grader *g, double bar) { return grade_matmul_speed(g, &bloc
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {{"tile_edges", case_tile_edges},
+                                            {"strips", case_strips},
                                             {"one", case_one},
                                             {"primes", case_primes},
                                             {"random", case_random}};

@@ -15,6 +15,10 @@ static int case_tile_edges(tut_grader *g)
 {
     return grade_matmul_case(g, &vectorized, "tile_edges");
 }
+static int case_strips(tut_grader *g)
+{
+    return grade_matmul_case(g, &vectorized, "strips");
+}
 static int case_one(tut_grader *g) { return grade_matmul_case(g, &vectorized, "one"); }
 static int case_primes(tut_grader *g) { return grade_matmul_case(g, &vectorized, "primes"); }
 static int case_random(tut_grader *g) { return grade_matmul_case(g, &vectorized, "random"); }
@@ -23,6 +27,7 @@ static int speed(tut_grader *g, double bar) { return grade_matmul_speed(g, &vect
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {{"tile_edges", case_tile_edges},
+                                            {"strips", case_strips},
                                             {"one", case_one},
                                             {"primes", case_primes},
                                             {"random", case_random}};

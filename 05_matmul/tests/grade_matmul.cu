@@ -1,6 +1,8 @@
 /* The graders of ex05.1 to ex05.3 (tests/grade_matmul.h): problems drawn from the seed, each
  * checked element by element against float64 on the CPU, with guards around the result that
- * the kernel must not touch; and the speed test beside cuBLAS FP32. */
+ * the kernel must not touch, NaN in the inputs' rows past their last column (a load without its
+ * bounds check brings it in) and poisoned shared memory (a tile slot left unwritten shows); and
+ * the speed test beside cuBLAS FP32. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -44,12 +46,19 @@ static float *random_matrix(tut_rng *rng, int rows, int cols)
     return m;
 }
 
-/* A rows x cols dense host matrix into zeroed device memory of padded_rows x ld floats. */
-static float *to_device(const float *host, int rows, int cols, int padded_rows, size_t ld)
+/* A rows x cols dense host matrix into device memory of padded_rows x ld floats: zeros up to
+ * padded_rows x padded_cols (the matrix the kernel is told of), NaN in the columns past
+ * padded_cols, so that a load past the end of a row that a zero of the other operand would
+ * otherwise hide makes the result NaN. The last row ends where the allocation ends: a load past
+ * it is compute-sanitizer's. */
+static float *to_device(const float *host, int rows, int cols, int padded_rows, int padded_cols,
+                        size_t ld)
 {
     const size_t bytes = (size_t)padded_rows * ld * sizeof(float);
     float *d = (float *)tut_device_alloc(bytes, "grader matrix");
-    CUDA_CHECK(cudaMemset(d, 0, bytes));
+    tut_grader_poison(d, bytes);
+    CUDA_CHECK(cudaMemset2D(d, ld * sizeof(float), 0, (size_t)padded_cols * sizeof(float),
+                            (size_t)padded_rows));
     CUDA_CHECK(cudaMemcpy2D(d, ld * sizeof(float), host, (size_t)cols * sizeof(float),
                             (size_t)cols * sizeof(float), (size_t)rows, cudaMemcpyHostToDevice));
     return d;
@@ -71,8 +80,8 @@ static int run_problem(tut_grader *g, const graded_matmul *k, int M, int N, int 
     const size_t lda = (size_t)Kp + ld_extra, ldb = (size_t)Np + ld_extra, ldc = ldb;
     float *a_host = random_matrix(&g->rng, M, K);
     float *b_host = random_matrix(&g->rng, K, N);
-    float *A = to_device(a_host, M, K, M, lda);
-    float *B = to_device(b_host, K, N, Kp, ldb);
+    float *A = to_device(a_host, M, K, M, Kp, lda);
+    float *B = to_device(b_host, K, N, Kp, Np, ldb);
     const size_t c_floats = (size_t)(M + 1) * ldc;
     float *C = (float *)tut_device_alloc(c_floats * sizeof(float), "grader C");
     tut_grader_poison(C, c_floats * sizeof(float));
@@ -81,6 +90,7 @@ static int run_problem(tut_grader *g, const graded_matmul *k, int M, int N, int 
                               .lda = lda, .ldb = ldb, .ldc = ldc};
     printf("%s: %d x %d times %d x %d (lda %zu, ldb %zu, ldc %zu)\n", k->name, M, K, K, N, lda,
            ldb, ldc);
+    tut_grader_poison_shared();
     k->launch(&args);
     CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -143,6 +153,18 @@ int grade_matmul_case(tut_grader *g, const graded_matmul *k, const char *case_na
             ok &= run_problem(g, k, (int)tut_grader_tile_edge(g, (size_t)k->tile_m, 3),
                               (int)tut_grader_tile_edge(g, (size_t)k->tile_n, 3),
                               (int)tut_grader_tile_edge(g, (size_t)k->tile_k, 6), 0);
+    } else if (strcmp(case_name, "strips") == 0) {
+        /* The sanitizers' case: 3 or 4 blocks each way and 4 to 6 strips of K, the last block
+         * and strip of each partial even after N and K are padded, so that every barrier stands
+         * between two strips' tiles and every bounds check is needed. First dense rows (a load
+         * past the last row's end leaves the allocation: memcheck), then longer ones (it reads
+         * the NaN past each row's end: the result). */
+        const int unit = k->pad > 1 ? k->pad : 1;
+        for (int p = 0; p < 2; ++p)
+            ok &= run_problem(g, k, k->tile_m * size_in(g, 2, 3) + size_in(g, 1, k->tile_m - 1),
+                              k->tile_n * size_in(g, 2, 3) + size_in(g, 1, k->tile_n - unit),
+                              k->tile_k * size_in(g, 3, 5) + size_in(g, 1, k->tile_k - unit),
+                              p * unit);
     } else if (strcmp(case_name, "random") == 0) {
         /* Any size, leading dimensions longer than the rows (as a sub-matrix has: a kernel that
          * takes K for lda fails), a tall and a wide matrix. */
@@ -191,8 +213,8 @@ int grade_matmul_speed(tut_grader *g, const graded_matmul *k, double bar)
     const size_t elems = (size_t)n * n;
     float *a_host = random_matrix(&g->rng, n, n);
     float *b_host = random_matrix(&g->rng, n, n);
-    float *A = to_device(a_host, n, n, n, n);
-    float *B = to_device(b_host, n, n, n, n);
+    float *A = to_device(a_host, n, n, n, n, n);
+    float *B = to_device(b_host, n, n, n, n, n);
     float *C = (float *)tut_device_alloc(elems * sizeof(float), "C");
     float *C_cublas = (float *)tut_device_alloc(elems * sizeof(float), "cuBLAS C");
     speed_job job = {.k = k,

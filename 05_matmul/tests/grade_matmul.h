@@ -14,9 +14,11 @@ typedef struct {
     int tile_m, tile_n, tile_k; /* the block's tile of C and its K strip: edge sizes are drawn */
 } graded_matmul;
 
-/* One correctness case of the exercise (--case): "one", "primes", "tile_edges" or "random".
- * Every problem checks each element of the M x N result, and that nothing was written outside
- * it (a poisoned guard row below and guard columns to the right). Returns 1 if all pass. */
+/* One correctness case of the exercise (--case): "one", "primes", "tile_edges", "strips" (several
+ * blocks and strips, all of them partial: the sanitizers' case) or "random". Every problem
+ * checks each element of the M x N result, and that nothing was written outside it (a poisoned
+ * guard row below and guard columns to the right); shared memory is poisoned before each launch
+ * and the inputs' rows hold NaN past their last column. Returns 1 if all pass. */
 int grade_matmul_case(tut_grader *g, const graded_matmul *k, const char *case_name);
 
 /* --speed: checks the kernel at 4096^3 (sampled CPU rows, and the whole result against cuBLAS),

@@ -4,7 +4,7 @@
  *      or a V100, whose blocks have too little shared memory), with the registers the compiler
  *      reported
  *      for the code that GPU runs and with the most its __launch_bounds__ allow;
- *   2. step 11's tile choice (launch_pipelined) at every size the benchmark runs follows the
+ *   2. step 10's tile choice (launch_pipelined) at every size the benchmark runs follows the
  *      rule: the largest tile that fits and whose waves keep 90% of its slots busy, else the
  *      64 x 128 configuration with the most blocks per SM; cp.async exactly from compute
  *      capability 8.0; on an H100 and a T4 the rule spelled out; and the swizzle of A;
@@ -76,7 +76,7 @@ static const kernel_shape kernels[] = {
      {245, 247, 215, 217, 217}, 255},
     {"pipelined_128x256_bk8", 256, PIPELINED_SHARED_BYTES(128, 256, 8, 3), 0,
      {243, 243, 211, 223, 223}, 255},
-    /* Step 11's 128 x 256 configuration (the same registers as 10_pipelined.cu's instantiation)
+    /* Step 10's 128 x 256 configuration (the same registers as 10_pipelined.cu's instantiation)
      * and the same without the swizzle of A's columns. */
     {"pipelined_128x256_bk32", 256, 0, PIPELINED_SHARED_BYTES(128, 256, 32, 2),
      {235, 235, 255, 255, 255}, 255},
@@ -174,7 +174,7 @@ static long long grid_of(pipelined_tile t, int M, int N)
     return (long long)((M + r - 1) / r) * ((N + c - 1) / c);
 }
 
-/* 2. Step 11's choice at every size of the benchmark. */
+/* 2. Step 10's choice at every size of the benchmark. */
 static void check_pipelined(const tut_device_info *gpu)
 {
     static const int sizes[][2] = {{256, 256},   {512, 512},   {1000, 1000}, {1024, 1024},
@@ -276,7 +276,7 @@ static void check_known_choices(void)
     EXPECT(small.tile == PIPELINED_64X128_S2 && small.blocks_per_sm == 2 && !small.async_copy);
 }
 
-/* 4. The tensor-core kernels (steps 12-14): skipped below compute capability 8.0 (the driver says
+/* 4. The tensor-core kernels (steps 11-12): skipped below compute capability 8.0 (the driver says
  * "needs 8.0"), and from 8.0 on every one fits, the mma.sync kernel's 75,776 bytes of dynamic
  * shared memory included (the smallest opt-in of these GPUs is 99 KiB). Registers as reported
  * by the compiler (CUDA 13.0, nvcc --resource-usage); the sm_75 code is empty (never launched). */
@@ -306,7 +306,7 @@ static void check_tensor_cores(const tut_device_info *gpu)
     }
 }
 
-/* 5. The wgmma kernel (steps 15-16): runs on a real compute capability 9.0 GPU alone (sm_90a
+/* 5. The wgmma kernel (step 13): runs on a real compute capability 9.0 GPU alone (sm_90a
  * code), one block per SM there (168 registers, as the compiler reports for sm_90a; 197,696 bytes
  * of shared memory); skipped on every other GPU, and on one that only emulates a 9.0. */
 static void check_wgmma(const tut_device_info *profile)
@@ -333,7 +333,7 @@ static void check_wgmma(const tut_device_info *profile)
     EXPECT(!matmul_hopper(&gpu));
 }
 
-/* Step 11's swizzle of A (pipelined_a_column) in its 128 x 256 configuration: 256 threads, K
+/* Step 10's swizzle of A (pipelined_a_column) in its 128 x 256 configuration: 256 threads, K
  * strip 32, A tile rows of 128 + 4 floats; thread t stores the float4 at A row t / 8 + 32 l
  * (l = 0..3), columns 4 (t % 8) .. + 3, transposed. The most stores of one warp instruction that
  * fall on one bank (1: conflict-free). */
@@ -381,7 +381,7 @@ static void check_swizzle(void)
     /* Conflict-free with the swizzle; 4 stores per bank without it (the reason for it). */
     EXPECT(worst_store_conflict(1) == 1);
     EXPECT(worst_store_conflict(0) == 4);
-    printf("step 11's swizzle of A: stores %d-way without it, %d-way with it\n",
+    printf("step 10's swizzle of A: stores %d-way without it, %d-way with it\n",
            worst_store_conflict(0), worst_store_conflict(1));
 }
 

@@ -1,4 +1,4 @@
-/* EXERCISE ex06.1: write the pipeline loop (docs/06_streams.md, "Exercises").
+/* EXERCISE ex06.1: write the pipeline loop (docs/06_streams_exercises.md).
  *
  * Queue, for every chunk c of p->chunks, on stream p->stream[c % p->streams]:
  *   1. the copy of its slice of x and of y to the device (cudaMemcpyAsync, HostToDevice),
@@ -8,8 +8,9 @@
  * Wrap every CUDA call in CUDA_CHECK. Do not synchronise: the caller does.
  * The pipeline_mark calls record the timeline's events: keep each stage between its marks.
  *
- * Until this is done the output stays poisoned and the grader fails:
- *   ctest --test-dir build-exercises -L ex06.1 --output-on-failure
+ * Until this is done the output stays poisoned and the grader fails. Grade it (the loop:
+ * docs/exercises.md):
+ *     cmake --build build-exercises --target ex06.1
  * Then ask yourself: what happens to the timeline if every chunk uses p->stream[0]? */
 #include "chunks.h"
 #include "kernels.h"

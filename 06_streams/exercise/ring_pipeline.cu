@@ -1,4 +1,5 @@
-/* EXERCISE ex06.3: a pipeline through one set of device buffers per stream.
+/* EXERCISE ex06.3: a pipeline through one set of device buffers per stream
+ * (docs/06_streams_exercises.md).
  *
  * The device holds r->streams buffers of x, y and out, each of r->capacity elements (the
  * largest chunk), not the whole arrays. Queue every chunk c of chunk_of(r->n, r->chunks, c)
@@ -10,8 +11,9 @@
  * chunk c use, so that no chunk overwrites a buffer another chunk still needs, and the copies
  * of one chunk still overlap the kernels of others? ring_pipeline.h says; the grader checks
  * the output on shapes drawn from a new seed (under compute-sanitizer too), then the speed
- * against the copy-in alone (the bar: docs/06_streams.md, "Exercises"):
- *   ctest --test-dir build-exercises -L ex06.3 --output-on-failure */
+ * against the copy-in alone (the bar: docs/06_streams_exercises.md). Grade it (the loop:
+ * docs/exercises.md):
+ *     cmake --build build-exercises --target ex06.3 */
 #include "chunks.h"
 #include "kernels.h"
 #include "ring_pipeline.h"

@@ -5,7 +5,10 @@
  *         reads the flag: each must see it set, so none started before the origin's work ended;
  *   join: each stream spins, then sets its own flag; after the join, a kernel in the origin
  *         counts the flags: all must be set, and an event recorded in the origin after the join
- *         must complete only once every stream is idle;
+ *         must complete only once every stream is idle. The spins are a shuffle drawn from the
+ *         seed, and one stream spins LONGEST_EXTRA_MS past all the others: the first stream,
+ *         then the last, then one drawn from the seed, so that no join that waits for one
+ *         stream only (the last one queued, say) can pass;
  * and neither call may make the host wait for the spinning (it must return within half the
  * shortest spin). The stream counts come from the seed. */
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "tutorial.h"
 
 #define SPIN_MS 20.0
+#define LONGEST_EXTRA_MS 10.0
 #define MAX_STREAMS 32
 
 __device__ unsigned long long now_ns(void)
@@ -132,7 +136,9 @@ static int test_fork(int count)
     return ok;
 }
 
-static int test_join(int count)
+/* Stream `longest` spins SPIN_MS + count + LONGEST_EXTRA_MS ms; the others SPIN_MS + 0, 1, ...
+ * count - 1 ms in an order drawn from the seed. */
+static int test_join(tut_grader *g, int count, int longest)
 {
     rig r;
     rig_create(&r, count);
@@ -140,9 +146,21 @@ static int test_join(int count)
     int *total = r.flags + MAX_STREAMS; /* flags[0..count) are the streams' */
     CUDA_CHECK(cudaMemset(total, 0xFF, sizeof(int)));
     CUDA_CHECK(cudaDeviceSynchronize());
-    for (int s = 0; s < count; ++s) { /* stream s spins SPIN_MS + s ms */
+    double spin_ms[MAX_STREAMS];
+    for (int s = 0; s < count; ++s)
+        spin_ms[s] = SPIN_MS + s;
+    for (int s = count - 1; s > 0; --s) { /* Fisher-Yates */
+        const int t = (int)tut_grader_size(g, 0, (size_t)s);
+        const double swap = spin_ms[s];
+        spin_ms[s] = spin_ms[t];
+        spin_ms[t] = swap;
+    }
+    spin_ms[longest] = SPIN_MS + count + LONGEST_EXTRA_MS;
+    printf("  join of %d streams: stream %d spins longest (%.0f ms)\n", count, longest,
+           spin_ms[longest]);
+    for (int s = 0; s < count; ++s) {
         spin_then_set<<<1, 1, 0, r.stream[s]>>>(r.flags + s,
-                                                  (unsigned long long)((SPIN_MS + s) * 1e6));
+                                                  (unsigned long long)(spin_ms[s] * 1e6));
         LAUNCH_CHECK();
     }
     const double t0 = tut_cpu_seconds();
@@ -177,17 +195,28 @@ static int test_join(int count)
 
 static int case_one(tut_grader *g)
 {
-    (void)g;
-    return test_fork(1) & test_join(1);
+    const int ok = test_fork(1);
+    return test_join(g, 1, 0) & ok;
 }
 
 static int case_fork(tut_grader *g) { return test_fork((int)tut_grader_prime(g, 2, 7)); }
-static int case_join(tut_grader *g) { return test_join((int)tut_grader_prime(g, 2, 7)); }
+
+/* The longest spin on the first stream, on the last, and on one drawn from the seed. */
+static int case_join(tut_grader *g)
+{
+    const int count = (int)tut_grader_prime(g, 2, 7);
+    int ok = test_join(g, count, 0);
+    ok &= test_join(g, count, count - 1);
+    const int drawn = (int)tut_grader_size(g, 0, (size_t)count - 1);
+    return test_join(g, count, drawn) & ok;
+}
 
 static int case_many(tut_grader *g)
 {
     const int count = (int)tut_grader_size(g, 16, MAX_STREAMS);
-    return test_fork(count) & test_join(count);
+    const int ok = test_fork(count);
+    const int longest = (int)tut_grader_size(g, 1, (size_t)count - 2); /* neither end */
+    return test_join(g, count, longest) & ok;
 }
 
 int main(int argc, char **argv)

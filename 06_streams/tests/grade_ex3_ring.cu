@@ -1,7 +1,10 @@
 /* Grader of ex06.3, the pipeline through one set of device buffers per stream
  * (ring_pipeline.cu): issue_ring only, with exactly `streams` buffers of x, y and out, each of
  * the largest chunk's size (so that compute-sanitizer's memcheck sees any overrun), poisoned
- * before each run, on shapes drawn from the seed; every output element checked exactly. Then
+ * before each run, on shapes drawn from the seed; every output element checked exactly. Case
+ * "overlap" keeps 3 to 6 streams busy at once: buffers that two streams share are overwritten
+ * while one still reads them, and that case is the exercise's lesson (a failure caps the
+ * grade, CMakeLists.txt), as is the speed (the ring's point is overlap). Then
  * --speed as ex06.1: the chapter's benchmark shape against the copy-in alone, bar 0.50 (the
  * reasons are in tests/grade_ex1_pipeline.cu: buffers reused in stream order cost nothing). */
 #include <stdio.h>
@@ -77,6 +80,7 @@ static int run_case(tut_grader *g, const char *name)
 static int case_primes(tut_grader *g) { return run_case(g, "primes"); }
 static int case_one(tut_grader *g) { return run_case(g, "one"); }
 static int case_random(tut_grader *g) { return run_case(g, "random"); }
+static int case_overlap(tut_grader *g) { return run_case(g, "overlap"); }
 static int case_many_streams(tut_grader *g) { return run_case(g, "many_streams"); }
 
 static int speed(tut_grader *g, double bar)
@@ -97,6 +101,7 @@ int main(int argc, char **argv)
     static const tut_grader_case cases[] = {{"primes", case_primes},
                                             {"one", case_one},
                                             {"random", case_random},
+                                            {"overlap", case_overlap},
                                             {"many_streams", case_many_streams}};
     const tut_exercise ex = {.id = "ex06.3",
                              .title = "a pipeline through one buffer set per stream",

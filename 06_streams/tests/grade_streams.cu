@@ -30,6 +30,14 @@ int rig_case_shape(tut_grader *g, const char *case_name, rig_shape *s)
         s->chunks = tut_grader_size(g, 1, s->n < 64 ? s->n : 64);
         s->streams = (int)tut_grader_size(g, 1, s->chunks < 16 ? s->chunks : 16);
         s->work = (unsigned)tut_grader_size(g, 0, 40);
+    } else if (strcmp(case_name, "overlap") == 0) {
+        /* Many chunks in flight on several streams at once: a chunk's copy-in lands while the
+         * chunk before it, in another stream, is still being computed or copied out, so a
+         * buffer that two streams share is overwritten while one of them still reads it. */
+        s->n = tut_grader_size(g, 1000000, 2000000);
+        s->chunks = tut_grader_size(g, 16, 32);
+        s->streams = (int)tut_grader_size(g, 3, 6);
+        s->work = (unsigned)tut_grader_size(g, 24, 48);
     } else if (strcmp(case_name, "many_streams") == 0) {
         s->n = tut_grader_size(g, 4096, 100000);
         s->chunks = tut_grader_size(g, 64, STREAMS_MAX_STREAMS);

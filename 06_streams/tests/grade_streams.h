@@ -29,7 +29,8 @@ typedef struct {
     unsigned work;
 } rig_shape;
 
-/* The shape of case "one", "primes", "random" or "many_streams"; 0 for another name. */
+/* The shape of case "one", "primes", "random", "overlap" (3 to 6 streams busy at once over 16 to
+ * 32 chunks of a large array) or "many_streams"; 0 for another name. */
 int rig_case_shape(tut_grader *g, const char *case_name, rig_shape *shape);
 
 /* Random inputs from the seed, the answer for `work`, the arrays and the streams. */

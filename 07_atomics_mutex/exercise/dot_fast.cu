@@ -1,4 +1,4 @@
-/* EXERCISE ex07.3: a dot product at CUB speed (dot_fast.h).
+/* EXERCISE ex07.3: a dot product at CUB speed (dot_fast.h; docs/07_atomics_mutex_exercises.md).
  *
  * A dot product reads 8 bytes per multiply-add: memory sets its speed, and CUB's reduction over
  * the same bytes is as fast as reading them gets. Reach it with three things:
@@ -10,8 +10,8 @@
  * The launcher (given) runs one wave of DOT_THREADS-thread blocks. The grader checks the sum on
  * sizes drawn from a new seed (1 to 7 elements, primes, any size; sanitizers too), then times it
  * on 10^8 elements against CUB's DeviceReduce::Sum over the same 800 MB (the bar:
- * docs/07_atomics_mutex.md, "Exercises"):
- *   ctest --test-dir build-exercises -L ex07.3 --output-on-failure */
+ * docs/07_atomics_mutex_exercises.md). Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex07.3 */
 #include "dot_fast.h"
 #include "tutorial.h"
 

@@ -1,11 +1,12 @@
-/* EXERCISE ex07.1: the privatised histogram (the document's Example 4.4).
+/* EXERCISE ex07.1: the privatised histogram (the atomics tutorial's Example 4.4;
+ * docs/07_atomics_mutex_exercises.md).
  *
  * Each block counts into its own 128 counters in shared memory, then adds them to the global
  * bins with one atomicAdd per bin. Fill in the four TODOs. Do not assume blockDim.x == 128: the
  * grader launches other block sizes and grids too, on texts whose sizes come from a new seed
  * each run (empty, one byte, primes, bytes above 127, one repeated letter), under
- * compute-sanitizer as well:
- *   ctest --test-dir build-exercises -L ex07.1 --output-on-failure */
+ * compute-sanitizer as well. Grade it (the loop: docs/exercises.md):
+ *     cmake --build build-exercises --target ex07.1 */
 #include "histogram.h"
 #include "tutorial.h"
 

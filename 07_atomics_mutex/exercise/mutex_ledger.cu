@@ -1,4 +1,5 @@
-/* EXERCISE ex07.2: the mutex, with its fences (mutex_ledger.h says what the ledger is).
+/* EXERCISE ex07.2: the mutex, with its fences (mutex_ledger.h says what the ledger is;
+ * docs/07_atomics_mutex_exercises.md).
  *
  * Write ledger_lock and ledger_unlock: a lock in global memory, 0 = free, 1 = taken.
  *   - lock: atomicCAS(mutex, 0, 1) writes 1 only where it reads 0, and returns what it read:
@@ -8,8 +9,9 @@
  *     must be visible before anyone sees the lock free? (docs/07_atomics_mutex.md, "The mutex")
  * Everything else is given. The grader deposits random amounts from grids drawn from a new seed
  * (every thread taking the lock, then one thread per block taking it again and again) and
- * checks the ledger exactly, under compute-sanitizer too:
- *   ctest --test-dir build-exercises -L ex07.2 --output-on-failure
+ * checks the ledger exactly, under compute-sanitizer too. Grade it (the loop:
+ * docs/exercises.md):
+ *     cmake --build build-exercises --target ex07.2
  * Until the TODOs are done the deposits race and most are lost; nothing waits forever. */
 #include "mutex_ledger.h"
 #include "tutorial.h"

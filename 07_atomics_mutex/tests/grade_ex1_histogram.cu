@@ -2,7 +2,10 @@
  * on texts whose sizes, grids and block sizes come from the seed, every bin checked exactly
  * against the CPU's count (text.c). Block sizes include odd ones (a kernel that assumes 128
  * threads fails), texts include bytes >= 128 (which have no bin) and one repeated letter (every
- * thread of the block on one counter). */
+ * thread of the block on one counter). Shared memory is poisoned before each launch: a bin that
+ * was never zeroed shows. The sanitizers run the first case; one_letter (the atomic: lost
+ * updates show at once) and racecheck's test (the barriers) are the exercise's lesson (a
+ * failure caps the grade, CMakeLists.txt). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,7 @@ static int run_histogram(tut_grader *g, size_t n, text_kind kind, int blocks, in
     static const char *const kinds[] = {"English-like text", "bytes 0..255", "one letter"};
     printf("  %zu bytes of %s, %d blocks x %d threads%s\n", n, kinds[kind], blocks,
            threads ? threads : SIMPLE_THREADS, blocks ? "" : " (blocks: the launcher's choice)");
+    tut_grader_poison_shared();
     histogram_shared(&job);
     CUDA_CHECK(cudaDeviceSynchronize());
     unsigned long long got[TEXT_BINS];

@@ -7,7 +7,11 @@
  * The bar: the chapter's fast_atomic kernel, this exercise's solution, ran at 0.9995 of CUB on
  * the H100 (docs/results/07_atomics_mutex/dot_bandwidth.csv); 0.65 leaves it a margin of 1.5x.
  * The document's mutex version (0.24 of CUB) fails it; its shared-memory tree with one atomic
- * per block (0.78) passes: the bar grades reading at memory speed, not the last 20%. */
+ * per block (0.78) passes: the bar grades reading at memory speed, not the last 20%.
+ * Shared memory is poisoned before each correctness run (a warp sum read from a slot nobody
+ * wrote shows). The cases that lose a block's sum without the atomic (primes: many blocks
+ * add at once) and the speed are the exercise's lesson (a failure caps the grade,
+ * CMakeLists.txt). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +70,7 @@ static int check_dot(tut_grader *g, size_t n)
     dot_rig r;
     const double want = rig_create(g, &r, n);
     tut_grader_poison(r.c, sizeof(float));
+    tut_grader_poison_shared();
     dot_fast(r.a, r.b, n, r.c);
     CUDA_CHECK(cudaDeviceSynchronize());
     float got = NAN;

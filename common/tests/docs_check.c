@@ -11,8 +11,31 @@
  * one; its column, scaled by an optional "*100" or "/1000" after the column name, must equal the
  * first number of the link text within the rounding shown (97.1 means 97.05 to 97.15). Paths are
  * relative to the Markdown file, as on any Markdown viewer. The docs must also speak of the
- * repository alone: no paths outside it. Exit 0 if every check holds, 1 if one fails, 2 for
- * unreadable files. */
+ * repository alone: no paths outside it; a relative link must lead to a file of it, and a link to
+ * page.md#anchor to one of that page's headings.
+ *
+ * The pages' rules (docs/README.md, "Conventions"; each failure prints file:line and the fix):
+ *  - labels: no internal label in any file given: "seed 001", "(000", "001)", "the 001
+ *    document", a 16-hex-digit file hash, "the lead", "issue 22", or "session" naming a run of
+ *    the authors ("this session's", "an earlier session", ...; a user's session is not one);
+ *  - lesson pages (00_basics.md, 0N_<chapter>.md, 05_matmul_2.md, ...: a file named
+ *    NN_<name>.md that is not an _appendix or _exercises page): at most 4,000 words outside ```
+ *    fences (a word: a run of non-blank characters holding a letter or digit; a link counts its
+ *    text, not its address); `# title`, then `**Assumes:**`, then `**Sources:**` beginning the
+ *    first three paragraphs; the last non-empty line exactly
+ *    "Previous: [title](file) · Next: [title](file)", both files present; A's Next is B exactly
+ *    when B's Previous is A; and where the README.md of the same folder is given, its numbered
+ *    list of lesson pages is the order: the first page's Previous and the last one's Next are
+ *    README.md, and every lesson page given is in that list (a page the list names may not exist
+ *    yet: then its neighbours' links to it fail);
+ *  - glossary: on every page of a folder holding glossary.md (but glossary.md itself), the first
+ *    occurrence of a term (its `### heading` or a form of its `Forms:` line; case-insensitive,
+ *    whole words, the longest form first, a hyphenated word is not its parts; not in code,
+ *    headings or link addresses) must come at
+ *    or after the page's first link to `glossary.md#<its anchor>`; a link to an anchor the
+ *    glossary lacks fails.
+ *
+ * Exit 0 if every check holds, 1 if one fails, 2 for unreadable files. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -218,23 +241,38 @@ static void check_link(const char *md, int line, const char *text, const char *c
 }
 
 /* A relative link must lead to a file of the repository (a page, a result, a source file). */
+static int has_heading(const char *page, const char *anchor);
+static int ends_with(const char *s, const char *tail);
+
+/* A relative link must lead to a file of the repository (a page, a result, a source file), and
+ * a link to a page's #anchor to one of its headings. */
 static void check_target(const char *md, int line, const char *dir, const char *start,
                          const char *end)
 {
-    char target[4096], path[8192];
+    char target[4096], path[8192], anchor[512] = "";
     snprintf(target, sizeof target, "%.*s", (int)(end - start), start);
     char *cut = strpbrk(target, " #");
+    if (cut && *cut == '#')
+        sscanf(cut + 1, "%511[^ ]", anchor);
     if (cut)
         *cut = '\0';
-    if (!target[0] || strstr(target, "://") || strncmp(target, "mailto:", 7) == 0)
+    if (strstr(target, "://") || strncmp(target, "mailto:", 7) == 0)
         return;
-    snprintf(path, sizeof path, "%s%s", dir, target);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        fclose(f);
+    if (!target[0]) { /* #anchor of this page */
+        if (anchor[0] && !has_heading(md, anchor))
+            fail(md, line, anchor, "this page has no heading of that anchor");
         return;
     }
-    fail(md, line, target, "the link leads to no file of the repository");
+    snprintf(path, sizeof path, "%s%s", dir, target);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return fail(md, line, target, "the link leads to no file of the repository");
+    fclose(f);
+    if (anchor[0] && ends_with(target, ".md") && !has_heading(path, anchor)) {
+        char what[4700];
+        snprintf(what, sizeof what, "%s#%s", target, anchor);
+        fail(md, line, what, "that page has no heading of this anchor (GitHub's slug of it)");
+    }
 }
 
 /* Paths that lead out of the repository, which a reader of the docs does not have. */
@@ -277,6 +315,9 @@ static void check_markdown(const char *md)
         char *close = strchr(p, ']');
         if (!close || close[1] != '(')
             continue;
+        char *inner = memchr(p + 1, '[', (size_t)(close - p - 1));
+        if (inner) /* "[0, 1) ... [text](...)": the link starts at the last '[' */
+            continue;
         char *paren = close + 2;
         char *end = strchr(paren, ')');
         char *space = strchr(paren, ' ');
@@ -303,14 +344,614 @@ static void check_markdown(const char *md)
     free(text);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The pages' rules: labels, lesson pages (words, header, prev/next chain), glossary links. */
+
+#define MAX_PAGES 128
+#define MAX_TERMS 128
+#define MAX_FORMS 512
+#define WORD_LIMIT 4000
+
+struct page {
+    char dir[4096], base[256], prev[256], next[256];
+    int lesson, nav_line;
+};
+static struct page pages[MAX_PAGES];
+static int npages = 0; /* lesson pages whose Previous/Next line was read */
+static char readmes[MAX_PAGES][4096]; /* README.md files given, for the reading order */
+static int nreadmes = 0;
+
+struct form {
+    char text[128];
+    int term;
+};
+static char term_anchor[MAX_TERMS][128];
+static struct form forms[MAX_FORMS];
+static int nterms = 0, nforms = 0;
+static char glossary_dir[4096] = "";
+static int glossary_loaded = 0;
+
+static void fail_at(const char *md, int line, const char *msg)
+{
+    printf("%s:%d: %s\n", md, line, msg);
+    failed++;
+}
+
+static int line_of(const char *text, const char *at)
+{
+    int line = 1;
+    for (const char *p = text; p < at; p++)
+        line += *p == '\n';
+    return line;
+}
+
+/* strncasecmp is POSIX, not C11. */
+static int prefix_nocase(const char *s, const char *prefix, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)s[i]) != tolower((unsigned char)prefix[i]) || !s[i])
+            return 1;
+    return 0;
+}
+
+static int word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+static void split_path(const char *path, char *dir, size_t dir_size, char *base, size_t base_size)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash) {
+        snprintf(dir, dir_size, "%.*s", (int)(slash - path + 1), path);
+        snprintf(base, base_size, "%s", slash + 1);
+    } else {
+        snprintf(dir, dir_size, "%s", "");
+        snprintf(base, base_size, "%s", path);
+    }
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    const size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* 00_basics.md, 01_vecadd.md, 05_matmul_2.md: NN_<name>.md, not an appendix or exercises page. */
+static int is_lesson(const char *base)
+{
+    return isdigit((unsigned char)base[0]) && isdigit((unsigned char)base[1]) && base[2] == '_' &&
+           ends_with(base, ".md") && !ends_with(base, "_appendix.md") &&
+           !ends_with(base, "_exercises.md");
+}
+
+/* GitHub's anchor of a heading: lower case, spaces to '-', other punctuation dropped. */
+static void slug(const char *heading, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *p = heading; *p && n + 1 < size; p++) {
+        if (*p == ' ')
+            out[n++] = '-';
+        else if (word_char(*p) || *p == '-' || (unsigned char)*p >= 0x80)
+            out[n++] = (char)tolower((unsigned char)*p);
+    }
+    out[n] = '\0';
+}
+
+/* Whether a Markdown page has a heading (outside ``` fences) whose anchor is `anchor`. */
+static int has_heading(const char *page, const char *anchor)
+{
+    char *text = read_file(page);
+    if (!text)
+        return 0;
+    int found = 0, fence = 0;
+    for (char *line = text, *eol; line && *line && !found; line = eol ? eol + 1 : NULL) {
+        eol = strchr(line, '\n');
+        if (eol)
+            *eol = '\0';
+        if (strncmp(line, "```", 3) == 0)
+            fence = !fence;
+        if (fence || line[0] != '#')
+            continue;
+        char heading[1024], id[1024];
+        snprintf(heading, sizeof heading, "%s", line + strspn(line, "#"));
+        slug(trim(heading), id, sizeof id);
+        found = strcmp(id, anchor) == 0;
+    }
+    free(text);
+    return found;
+}
+
+static void add_form(const char *text, int term)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *t = trim(buf);
+    if (!*t || nforms >= MAX_FORMS)
+        return;
+    snprintf(forms[nforms].text, sizeof forms[nforms].text, "%s", t);
+    forms[nforms++].term = term;
+}
+
+static int longer_first(const void *a, const void *b)
+{
+    return (int)strlen(((const struct form *)b)->text) -
+           (int)strlen(((const struct form *)a)->text);
+}
+
+/* Reads dir/glossary.md once per folder; returns 0 if the folder has none. */
+static int load_glossary(const char *dir)
+{
+    if (glossary_loaded && strcmp(dir, glossary_dir) == 0)
+        return nterms > 0;
+    glossary_loaded = 1;
+    snprintf(glossary_dir, sizeof glossary_dir, "%s", dir);
+    nterms = nforms = 0;
+    char path[8192];
+    snprintf(path, sizeof path, "%sglossary.md", dir);
+    char *text = read_file(path);
+    if (!text)
+        return 0;
+    int fence = 0;
+    for (char *line = text, *eol; line && *line; line = eol ? eol + 1 : NULL) {
+        eol = strchr(line, '\n');
+        if (eol)
+            *eol = '\0';
+        if (strncmp(line, "```", 3) == 0)
+            fence = !fence;
+        if (fence)
+            continue;
+        if (strncmp(line, "### ", 4) == 0 && nterms < MAX_TERMS) {
+            char *heading = trim(line + 4);
+            slug(heading, term_anchor[nterms], sizeof term_anchor[nterms]);
+            add_form(heading, nterms++);
+        } else if (strncmp(line, "Forms:", 6) == 0 && nterms > 0) {
+            for (char *f = line + 6, *comma; f; f = comma ? comma + 1 : NULL) {
+                comma = strchr(f, ',');
+                if (comma)
+                    *comma = '\0';
+                add_form(f, nterms - 1);
+            }
+        }
+    }
+    free(text);
+    qsort(forms, (size_t)nforms, sizeof forms[0], longer_first);
+    return nterms > 0;
+}
+
+struct glossary_link {
+    size_t at;
+    char anchor[128];
+};
+
+/* Blanks (to spaces, keeping newlines) what no rule reads: ``` fences, and link addresses
+ * always; inline code, headings and bare URLs too when `prose_only`. Records the links to
+ * glossary.md#anchor (the position of their '['). */
+static char *masked(const char *text, int prose_only, struct glossary_link *links, int *nlinks)
+{
+    const size_t n = strlen(text);
+    char *m = malloc(n + 1);
+    memcpy(m, text, n + 1);
+    int fence = 0;
+    size_t open = (size_t)-1;
+    if (nlinks)
+        *nlinks = 0;
+    for (size_t i = 0; i < n; i++) {
+        const int line_start = i == 0 || text[i - 1] == '\n';
+        if (line_start) {
+            size_t j = i;
+            while (j < n && j < i + 3 && text[j] == ' ')
+                j++;
+            const int is_fence = strncmp(text + j, "```", 3) == 0;
+            if (is_fence || fence || (prose_only && text[j] == '#')) {
+                if (is_fence)
+                    fence = !fence;
+                while (i < n && text[i] != '\n')
+                    m[i++] = ' ';
+                continue;
+            }
+        }
+        if (text[i] == '`' && prose_only) {
+            const char *close = strchr(text + i + 1, '`');
+            if (close) {
+                for (; text + i <= close; i++)
+                    if (text[i] != '\n')
+                        m[i] = ' ';
+                i--;
+            }
+            continue;
+        }
+        if (text[i] == '[')
+            open = i;
+        if (text[i] == ']' && text[i + 1] == '(') {
+            size_t j = i + 2;
+            int depth = 1;
+            while (j < n && depth > 0 && text[j] != '\n') {
+                depth += (text[j] == '(') - (text[j] == ')');
+                j++;
+            }
+            const char *hash = memchr(text + i + 2, '#', j - i - 2);
+            if (links && open != (size_t)-1 && hash && hash - text >= 11 &&
+                strncmp(hash - 11, "glossary.md", 11) == 0 && *nlinks < 256) {
+                size_t k = 0;
+                for (const char *a = hash + 1; word_char(*a) || *a == '-'; a++)
+                    if (k + 1 < sizeof links[0].anchor)
+                        links[*nlinks].anchor[k++] = *a;
+                links[*nlinks].anchor[k] = '\0';
+                links[(*nlinks)++].at = open;
+            }
+            for (size_t k = i + 1; k < j; k++)
+                m[k] = ' ';
+            i = j - 1;
+            open = (size_t)-1;
+            continue;
+        }
+        if (prose_only && (strncmp(text + i, "http://", 7) == 0 ||
+                           strncmp(text + i, "https://", 8) == 0)) {
+            while (i < n && !isspace((unsigned char)text[i]))
+                m[i++] = ' ';
+            i--;
+        }
+    }
+    return m;
+}
+
+/* Matches `form` at p: case-insensitive, a space in the form matches any run of blanks (the
+ * line may wrap inside a term); returns the length matched in the text, 0 if none. */
+static size_t match_form(const char *p, const char *form)
+{
+    const char *q = p;
+    for (const char *f = form; *f; f++) {
+        if (*f == ' ') {
+            if (!isspace((unsigned char)*q))
+                return 0;
+            while (isspace((unsigned char)*q))
+                q++;
+        } else if (tolower((unsigned char)*q) == tolower((unsigned char)*f)) {
+            q++;
+        } else {
+            return 0;
+        }
+    }
+    return word_char(*q) || *q == '-' ? 0 : (size_t)(q - p);
+}
+
+static void check_glossary_links(const char *md, const char *text)
+{
+    static struct glossary_link links[256];
+    int nlinks;
+    char *m = masked(text, 1, links, &nlinks);
+    size_t first_link[MAX_TERMS], first_use[MAX_TERMS];
+    size_t use_len[MAX_TERMS];
+    for (int t = 0; t < nterms; t++)
+        first_link[t] = first_use[t] = (size_t)-1;
+    char msg[1024];
+    for (int l = 0; l < nlinks; l++) {
+        int t = 0;
+        while (t < nterms && strcmp(term_anchor[t], links[l].anchor) != 0)
+            t++;
+        if (t == nterms) {
+            snprintf(msg, sizeof msg, "glossary.md has no entry #%s: link one of its ### headings",
+                     links[l].anchor);
+            fail_at(md, line_of(text, text + links[l].at), msg);
+        } else if (links[l].at < first_link[t]) {
+            first_link[t] = links[l].at;
+        }
+    }
+    for (size_t i = 0; m[i]; i++) {
+        if (i > 0 && (word_char(m[i - 1]) || m[i - 1] == '-')) /* "multi-stream" is no stream */
+            continue;
+        for (int f = 0; f < nforms; f++) {
+            const size_t len = match_form(m + i, forms[f].text);
+            if (!len)
+                continue;
+            const int t = forms[f].term;
+            if (first_use[t] == (size_t)-1) {
+                first_use[t] = i;
+                use_len[t] = len;
+            }
+            i += len - 1;
+            break;
+        }
+    }
+    for (int t = 0; t < nterms; t++) {
+        if (first_use[t] == (size_t)-1 || first_link[t] <= first_use[t])
+            continue;
+        snprintf(msg, sizeof msg,
+                 "the first use of the glossary term \"%.*s\" is not linked: write "
+                 "[%.*s](glossary.md#%s) here, or link the term earlier",
+                 (int)use_len[t], text + first_use[t], (int)use_len[t], text + first_use[t],
+                 term_anchor[t]);
+        fail_at(md, line_of(text, text + first_use[t]), msg);
+    }
+    free(m);
+}
+
+/* Internal labels: the names the authors used among themselves, which a reader cannot follow. */
+static void check_labels(const char *md, const char *text)
+{
+    static const char *const runs[] = {"this session's", "earlier session", "later session",
+                                       "session's run", "lead's session", "helper session"};
+    char *m = masked(text, 0, NULL, NULL);
+    for (size_t i = 0; m[i]; i++) {
+        const char prev = i > 0 ? m[i - 1] : ' ';
+        const char *p = m + i, *label = NULL;
+        /* A 16-hex-digit file hash ("003_6aba1fc19fb61a72.txt": after an underscore too). */
+        size_t k = 0;
+        while (isdigit((unsigned char)p[k]) || (p[k] >= 'a' && p[k] <= 'f'))
+            k++;
+        if (k == 16 && !word_char(p[16]) && !isalnum((unsigned char)prev))
+            label = "a file hash: name the document by its short name";
+        if (word_char(prev) && !label)
+            continue;
+        /* 000 to 009 standing alone: "seed 001", "(000, 001)", "the 001 document". */
+        if (p[0] == '0' && p[1] == '0' && isdigit((unsigned char)p[2]) && !word_char(p[3]) &&
+            !(p[3] == '.' && isdigit((unsigned char)p[4])) && prev != '.' && prev != ',' &&
+            prev != '-')
+            label = "a source document's number (seed 00N, (000, 001)): name it by its short "
+                    "name (docs/README.md, \"Sources\")";
+        if (prefix_nocase(p, "the lead", 8) == 0 && !isalpha((unsigned char)p[8]))
+            label = "\"the lead\": say what was run and where (\"the H100 run of <date>\")";
+        size_t w = prefix_nocase(p, "issues ", 7) == 0 ? 7 : prefix_nocase(p, "issue ", 6) == 0 ? 6 : 0;
+        if (w && p[w] == '#')
+            w++;
+        if (w && p[w] == '2' && isdigit((unsigned char)p[w + 1]) && !word_char(p[w + 2]))
+            label = "an issue number: say what the change is, not where it was asked for";
+        for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++)
+            if (prefix_nocase(p, runs[r], strlen(runs[r])) == 0 && !word_char(p[strlen(runs[r])]))
+                label = "\"session\" naming a run of the authors: say \"the H100 run of <date>\"";
+        if (label) {
+            size_t len = 0; /* the label as written: up to the end of its word group */
+            while (p[len] && p[len] != '\n' && len < 24 && !(len >= 3 && !word_char(p[len]) &&
+                                                             !word_char(p[len - 1])))
+                len++;
+            char msg[512];
+            snprintf(msg, sizeof msg, "internal label \"%.*s\": %s", (int)len, text + i, label);
+            fail_at(md, line_of(text, text + i), msg);
+        }
+    }
+    free(m);
+}
+
+/* Words outside ``` fences: runs of non-blanks holding a letter or digit; links count their
+ * text only. */
+static int count_words(const char *text)
+{
+    char *m = masked(text, 0, NULL, NULL);
+    int words = 0;
+    for (char *p = m; *p;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        int has_alnum = 0;
+        while (*p && !isspace((unsigned char)*p))
+            has_alnum |= isalnum((unsigned char)*p++) != 0;
+        words += has_alnum;
+    }
+    free(m);
+    return words;
+}
+
+/* Parses "Previous: [title](file) · Next: [title](file)"; returns 1 and the files if it is one. */
+static int parse_nav(const char *line, char *prev, char *next)
+{
+    const char *p = line;
+    char *files[2] = {prev, next};
+    const char *lead[2] = {"Previous: [", " \xC2\xB7 Next: ["};
+    for (int k = 0; k < 2; k++) {
+        if (strncmp(p, lead[k], strlen(lead[k])) != 0)
+            return 0;
+        const char *close = strstr(p, "](");
+        if (!close || close == p + strlen(lead[k]))
+            return 0;
+        const char *end = strchr(close + 2, ')');
+        if (!end || end == close + 2 || end - close - 2 >= 255)
+            return 0;
+        snprintf(files[k], 256, "%.*s", (int)(end - close - 2), close + 2);
+        if (strpbrk(files[k], " \"#"))
+            return 0;
+        p = end + 1;
+    }
+    return *p == '\0';
+}
+
+static void check_lesson(const char *md, const char *text, struct page *pg)
+{
+    char msg[1024];
+    const int words = count_words(text);
+    if (words > WORD_LIMIT) {
+        snprintf(msg, sizeof msg, "%d words outside code fences (at most %d): move measurement "
+                 "internals, tables and inventories to the appendix page", words, WORD_LIMIT);
+        fail_at(md, 1, msg);
+    }
+    /* The first three non-empty lines, and the last one. */
+    const char *want[3] = {"# ", "**Assumes:**", "**Sources:**"};
+    const char *what[3] = {"a `# title`", "a line `**Assumes:** ...` (what the reader must know, "
+                           "with links to the pages that teach it)",
+                           "a line `**Sources:** ...` (the documents the page ports)"};
+    int seen = 0, line = 0, last_line = 0; /* seen: paragraphs of the header found */
+    const char *last = NULL;
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        if (!eol)
+            eol = p + strlen(p);
+        line++;
+        const char *q = p;
+        while (q < eol && isspace((unsigned char)*q))
+            q++;
+        const int paragraph_start = !last || last_line < line - 1;
+        if (q < eol) {
+            if (seen < 3 && paragraph_start) {
+                if (strncmp(q, want[seen], strlen(want[seen])) != 0) {
+                    snprintf(msg, sizeof msg, "paragraph %d of a lesson page must be %s",
+                             seen + 1, what[seen]);
+                    fail_at(md, line, msg);
+                    seen = 3;
+                } else {
+                    seen++;
+                }
+            }
+            last = p;
+            last_line = line;
+        }
+        p = *eol ? eol + 1 : eol;
+    }
+    char nav[1024] = "";
+    if (last) {
+        const char *eol = strchr(last, '\n');
+        snprintf(nav, sizeof nav, "%.*s", (int)(eol ? eol - last : (long)strlen(last)), last);
+        const char *t = trim(nav);
+        memmove(nav, t, strlen(t) + 1);
+    }
+    if (!parse_nav(nav, pg->prev, pg->next)) {
+        fail_at(md, last_line, "the last non-empty line must be exactly \"Previous: [title](file)"
+                               " \xC2\xB7 Next: [title](file)\" (a middle dot between)");
+        return;
+    }
+    pg->nav_line = last_line;
+    char *files[2] = {pg->prev, pg->next};
+    for (int k = 0; k < 2; k++) {
+        char path[8192];
+        snprintf(path, sizeof path, "%s%s", pg->dir, files[k]);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+        } else {
+            snprintf(msg, sizeof msg, "%s links to %s, which does not exist: link a page of the "
+                     "reading order", k ? "Next" : "Previous", files[k]);
+            fail_at(md, last_line, msg);
+        }
+        if (strncmp(files[k], "./", 2) == 0)
+            memmove(files[k], files[k] + 2, strlen(files[k]) - 1);
+    }
+    npages++;
+}
+
+static void check_page_rules(const char *md)
+{
+    char *text = read_file(md);
+    if (!text)
+        return;
+    struct page pg = {0};
+    split_path(md, pg.dir, sizeof pg.dir, pg.base, sizeof pg.base);
+    check_labels(md, text);
+    int known = 0;
+    for (int r = 0; r < nreadmes; r++)
+        known |= strcmp(readmes[r], md) == 0;
+    if (strcmp(pg.base, "README.md") == 0 && !known && nreadmes < MAX_PAGES)
+        snprintf(readmes[nreadmes++], sizeof readmes[0], "%s", md);
+    if (is_lesson(pg.base)) {
+        pg.lesson = 1;
+        const int before = npages;
+        check_lesson(md, text, &pg);
+        if (npages > before && npages <= MAX_PAGES)
+            pages[npages - 1] = pg;
+    }
+    if (strcmp(pg.base, "glossary.md") != 0 && load_glossary(pg.dir))
+        check_glossary_links(md, text);
+    free(text);
+}
+
+static struct page *find_page(const char *dir, const char *base)
+{
+    for (int i = 0; i < npages && i < MAX_PAGES; i++)
+        if (strcmp(pages[i].dir, dir) == 0 && strcmp(pages[i].base, base) == 0)
+            return &pages[i];
+    return NULL;
+}
+
+/* The numbered list of README.md: its items' first links to lesson pages, in order. */
+static int reading_order(const char *readme, char order[][256], int max)
+{
+    char *text = read_file(readme);
+    if (!text)
+        return 0;
+    int n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *p = line;
+        while (*p == ' ')
+            p++;
+        char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == p || q[0] != '.' || q[1] != ' ')
+            continue;
+        for (char *l = strstr(q, "]("); l && n < max; l = strstr(l + 2, "](")) {
+            char target[256];
+            size_t k = 0;
+            for (char *t = l + 2; *t && *t != ')' && *t != ' ' && *t != '#' && k < 255; t++)
+                target[k++] = *t;
+            target[k] = '\0';
+            if (is_lesson(target)) {
+                int dup = 0;
+                for (int i = 0; i < n; i++)
+                    dup |= strcmp(order[i], target) == 0;
+                if (!dup)
+                    snprintf(order[n++], 256, "%s", target);
+                break;
+            }
+        }
+    }
+    free(text);
+    return n;
+}
+
+static void check_chain(void)
+{
+    char msg[1024], path[8192];
+    for (int i = 0; i < npages && i < MAX_PAGES; i++) {
+        const struct page *a = &pages[i];
+        snprintf(path, sizeof path, "%s%s", a->dir, a->base);
+        const struct page *b = find_page(a->dir, a->next);
+        if (b && strcmp(b->prev, a->base) != 0) {
+            snprintf(msg, sizeof msg, "Next is %s, but %s's Previous is %s: make them agree",
+                     a->next, a->next, b->prev);
+            fail_at(path, a->nav_line, msg);
+        }
+    }
+    for (int r = 0; r < nreadmes; r++) {
+        char dir[4096], base[256], order[64][256];
+        split_path(readmes[r], dir, sizeof dir, base, sizeof base);
+        const int n = reading_order(readmes[r], order, 64);
+        if (n == 0)
+            continue;
+        for (int i = 0; i < npages && i < MAX_PAGES; i++) {
+            const struct page *pg = &pages[i];
+            if (strcmp(pg->dir, dir) != 0)
+                continue;
+            snprintf(path, sizeof path, "%s%s", pg->dir, pg->base);
+            int k = 0;
+            while (k < n && strcmp(order[k], pg->base) != 0)
+                k++;
+            if (k == n) {
+                snprintf(msg, sizeof msg, "this lesson page is not in the reading order (the "
+                         "numbered list of %s): add it there", readmes[r]);
+                fail_at(path, pg->nav_line, msg);
+                continue;
+            }
+            const char *want_prev = k == 0 ? "README.md" : order[k - 1];
+            const char *want_next = k == n - 1 ? "README.md" : order[k + 1];
+            if (strcmp(pg->prev, want_prev) != 0 || strcmp(pg->next, want_next) != 0) {
+                snprintf(msg, sizeof msg, "Previous/Next are %s/%s, the reading order of %s "
+                         "says %s/%s", pg->prev, pg->next, readmes[r], want_prev, want_next);
+                fail_at(path, pg->nav_line, msg);
+            }
+        }
+    }
+}
+
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: docs_check FILE.md...\n");
         return 2;
     }
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         check_markdown(argv[i]);
+        check_page_rules(argv[i]);
+    }
+    check_chain();
+    printf("%d pages checked (%d lesson pages with a Previous/Next line)\n", argc - 1, npages);
     printf("%d numbers checked against their CSV files, %d failed\n", checked, failed);
     return failed ? 1 : 0;
 }

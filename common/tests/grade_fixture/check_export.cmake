@@ -1,5 +1,8 @@
-# CPU test of the student copy (cmake/ExportStudentCopy.cmake): every exercise file holds its
-# skeleton, no exercise/ folder is left, and no file of the copy is any solution's text.
+# CPU test of the student copy (cmake/ExportStudentCopy.cmake): it keeps the repository's layout
+# (every <chapter>/exercise/<file> holds its skeleton, where the student edits it), the solution
+# namesakes <chapter>/<file> are gone, so are the predictions' answers (tests/answers/) and the
+# corpus of wrong submissions (tests/mistakes/), and no file of the copy is any solution's or
+# answer's text under any name.
 #   cmake -DSOURCE=<repository> -DOUTDIR=<scratch> -P check_export.cmake
 cmake_minimum_required(VERSION 3.22)
 set(dest ${OUTDIR}/student-copy)
@@ -14,7 +17,7 @@ macro(problem text)
   math(EXPR errors "${errors} + 1")
 endmacro()
 
-# Hashes of every file of the copy, to look the solutions up.
+# Hashes of every file of the copy, to look the solutions and answers up.
 file(GLOB_RECURSE copied ${dest}/*)
 set(copy_hashes)
 foreach(f IN LISTS copied)
@@ -25,16 +28,29 @@ endforeach()
 set(checked 0)
 file(GLOB chapters RELATIVE ${SOURCE} ${SOURCE}/[0-9][0-9]_*)
 foreach(chapter IN LISTS chapters)
-  if(EXISTS ${dest}/${chapter}/exercise)
-    problem("${chapter}/exercise/ is still in the copy")
-  endif()
+  foreach(gone tests/answers tests/mistakes)
+    if(EXISTS ${dest}/${chapter}/${gone})
+      problem("${chapter}/${gone} is in the copy")
+    endif()
+  endforeach()
+  file(GLOB_RECURSE answers ${SOURCE}/${chapter}/tests/answers/*)
+  foreach(a IN LISTS answers)
+    file(SHA256 ${a} h)
+    if(h IN_LIST copy_hashes)
+      problem("the answer ${a} is in the copy")
+    endif()
+  endforeach()
   file(GLOB_RECURSE skeletons RELATIVE ${SOURCE}/${chapter}/exercise ${SOURCE}/${chapter}/exercise/*)
   foreach(f IN LISTS skeletons)
     math(EXPR checked "${checked} + 1")
-    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${dest}/${chapter}/${f}
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${dest}/${chapter}/exercise/${f}
                             ${SOURCE}/${chapter}/exercise/${f} RESULT_VARIABLE differ)
     if(differ)
-      problem("${chapter}/${f} in the copy is not the skeleton")
+      problem("${chapter}/exercise/${f} in the copy is not the skeleton")
+    endif()
+    if(EXISTS ${dest}/${chapter}/${f})
+      problem("${chapter}/${f} (the solution's place) is in the copy: the student must have one "
+              "file to edit, ${chapter}/exercise/${f}")
     endif()
     if(EXISTS ${SOURCE}/${chapter}/${f})
       file(SHA256 ${SOURCE}/${chapter}/${f} solution)
@@ -59,4 +75,5 @@ endif()
 if(errors)
   message(FATAL_ERROR "${errors} problems in the student copy")
 endif()
-message("student copy: ${checked} exercise files hold their skeletons, no solution text")
+message("student copy: ${checked} exercise files in <chapter>/exercise/ hold their skeletons; "
+        "no solution, answer or mistake in the copy")

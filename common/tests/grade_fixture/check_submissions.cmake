@@ -1,14 +1,15 @@
 # CPU test of the teacher's grading of submissions (cmake/GradeSubmissions.cmake), with the GPUs
-# hidden: two students of chapter 01, one handing in the solutions, one a file that does not
-# compile plus a grader of their own (which must be ignored). Every GPU test must report skipped
-# (0 points, never passed); the broken file's exercises must say "not built"; one CSV row per
-# student and exercise.
+# hidden: two students of chapter 01, one handing in the solutions (in <chapter>/exercise/, where
+# the student edits them), one a file that does not compile (without exercise/: also taken) plus
+# a grader of their own (which must be ignored). Every GPU test must report skipped (0 points,
+# never passed); ex01.3's CPU case (every_gpu) runs: the solution passes it, the skeleton fails
+# it; the broken file's exercises must say "not built"; one CSV row per student and exercise.
 #   cmake -DSOURCE=<repository> -DOUTDIR=<scratch> -DARCHS=<one architecture> -P check_submissions.cmake
 cmake_minimum_required(VERSION 3.22)
 set(sub ${OUTDIR}/submissions)
 file(REMOVE_RECURSE ${OUTDIR})
-foreach(f vecadd_kernels.cu one_wave.c ex01_prediction.txt)
-  file(COPY ${SOURCE}/01_vecadd/${f} DESTINATION ${sub}/alice/01_vecadd)
+foreach(f vecadd_kernels.cu one_wave.c tests/answers/ex01_prediction.txt)
+  file(COPY ${SOURCE}/01_vecadd/${f} DESTINATION ${sub}/alice/01_vecadd/exercise)
 endforeach()
 file(WRITE ${sub}/carol/01_vecadd/vecadd_kernels.cu "this is not CUDA\n")
 file(WRITE ${sub}/carol/01_vecadd/tests/grade_ex1_grid_stride.cu "int main(void) { return 0; }\n")
@@ -60,14 +61,19 @@ macro(expect student id index value)
     endif()
   endif()
 endmacro()
-# Alice: every case skipped, 0 points; the prediction skipped.
-foreach(id ex01.1 ex01.2 ex01.3)
+# Alice: every GPU case skipped, 0 points; the prediction skipped; ex01.3's CPU case passes:
+# 1 of 3 cases, 3.33 points.
+foreach(id ex01.1 ex01.2)
   fields(f alice ${id})
   list(GET f 3 total)
   expect(alice ${id} 0 "0.00")
   expect(alice ${id} 2 0)
   expect(alice ${id} 5 "${total}")
 endforeach()
+expect(alice ex01.3 0 "3.33")
+expect(alice ex01.3 2 1)
+expect(alice ex01.3 4 0)
+expect(alice ex01.3 5 2)
 expect(alice ex01.2 10 skipped)
 expect(alice ex01.4 13 skipped)
 # Carol: the exercises of her broken file are not built; her one_wave.c is the skeleton, which
@@ -81,7 +87,11 @@ endforeach()
 if(NOT "${rows}" MATCHES "carol,ex01.1,[^;]*not built")
   problem("carol's ex01.1 does not say 'not built'")
 endif()
-expect(carol ex01.3 5 3)
+expect(carol ex01.3 4 1)
+expect(carol ex01.3 5 2)
+if(NOT "${rows}" MATCHES "carol,ex01.3,[^;]*ex01.3.every_gpu failed")
+  problem("carol's ex01.3 does not say why: ex01.3.every_gpu failed")
+endif()
 if(NOT out MATCHES "ignored 01_vecadd/tests/grade_ex1_grid_stride.cu")
   problem("carol's own grader was not reported as ignored")
 endif()
@@ -89,4 +99,5 @@ if(errors)
   file(READ ${OUTDIR}/grades.csv csv)
   message(FATAL_ERROR "${errors} problems; grades.csv:\n${csv}")
 endif()
-message("grade submissions: 8 rows as expected, GPU parts skipped, the broken file not built")
+message("grade submissions: 8 rows as expected, GPU parts skipped, the CPU case graded, the "
+        "broken file not built")

@@ -7,3 +7,5 @@ tutorial_manifest_exercise(ID [[ex90.5]] CHAPTER [[90_fake]] TITLE [[a predictio
 tutorial_manifest_exercise(ID [[ex90.6]] CHAPTER [[90_fake]] TITLE [[never ran]] SOURCES [[c.cu]] CASES [[x;y]] SANITIZE [[]] SPEED 0 PREDICTION [[]])
 tutorial_manifest_exercise(ID [[ex90.7]] CHAPTER [[90_fake]] TITLE [[one case timed out]] SOURCES [[c.cu]] CASES [[small;big]] SANITIZE [[]] SPEED 0 PREDICTION [[]])
 tutorial_manifest_exercise(ID [[ex90.8]] CHAPTER [[90_fake]] TITLE [[does not compile]] SOURCES [[d.cu]] CASES [[a]] SANITIZE [[memcheck]] SPEED 0 PREDICTION [[]])
+tutorial_manifest_exercise(ID [[ex90.9]] CHAPTER [[90_fake]] TITLE [[right but racy: a lesson test fails]] SOURCES [[e.cu]] CASES [[a;b]] SANITIZE [[racecheck]] SANITIZE_CASES [[a;b]] CPU_CASES [[]] LESSON [[b.racecheck]] SPEED 0 PREDICTION [[]])
+tutorial_manifest_exercise(ID [[ex90.10]] CHAPTER [[90_fake]] TITLE [[a CPU case passes without a GPU]] SOURCES [[f.c]] CASES [[cpu;gpu]] SANITIZE [[]] SANITIZE_CASES [[]] CPU_CASES [[cpu]] LESSON [[speed]] SPEED 1 PREDICTION [[]])

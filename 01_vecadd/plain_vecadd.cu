@@ -1,0 +1,87 @@
+/* plain_vecadd.cu: chapter 01's first program, on the CUDA runtime API alone.
+ * c = a + b for 100000 random doubles (the vector add of the Numba CUDA examples), in the shape
+ * of cuda-samples' vectorAdd: allocate on the GPU, copy in, launch, copy out, check on the CPU.
+ *   plain_vecadd [--n N] [--seed S]
+ * Exit codes: 0 pass, 1 wrong result or CUDA error, 2 bad usage, 77 no GPU or no code for it. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every CUDA call returns an error code; a failed call prints itself and ends the program. */
+static void check(cudaError_t err, const char *call, int line)
+{
+    if (err == cudaSuccess) return;
+    fprintf(stderr, "plain_vecadd.cu:%d: %s: %s\n", line, call, cudaGetErrorString(err));
+    int skip = err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
+               err == cudaErrorNoKernelImageForDevice; /* no GPU, or no code for it: a skip */
+    exit(skip ? 77 : 1);
+}
+#define CHECK(call) check((call), #call, __LINE__)
+
+/* One thread per element; the grid is whole blocks, so the threads past n do nothing. */
+__global__ void vecadd(const double *a, const double *b, double *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+
+int main(int argc, char **argv)
+{
+    long n = 100000, seed = 1; /* n < 2^31, so an int index is enough (vecadd.cu goes beyond) */
+    for (int i = 1; i < argc; i++) {
+        char *end = NULL;
+        long *opt = !strcmp(argv[i], "--n") ? &n : !strcmp(argv[i], "--seed") ? &seed : NULL;
+        if (opt && i + 1 < argc) *opt = strtol(argv[++i], &end, 10);
+        if (!opt || !end || *end || n < 1 || n > 100000000 || seed < 0) {
+            fprintf(stderr, "usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]\n");
+            return strcmp(argv[i], "--help") ? 2 : 0;
+        }
+    }
+    size_t bytes = n * sizeof(double);
+    double *a = (double *)malloc(bytes), *b = (double *)malloc(bytes), *c = (double *)malloc(bytes);
+    if (!a || !b || !c) { fprintf(stderr, "out of host memory\n"); return 1; }
+    srand((unsigned)seed); /* the inputs: uniform in [0, 1), like NumPy's random.random */
+    for (long i = 0; i < n; i++) {
+        a[i] = rand() / (RAND_MAX + 1.0);
+        b[i] = rand() / (RAND_MAX + 1.0);
+    }
+
+    double *d_a, *d_b, *d_c;
+    CHECK(cudaMalloc(&d_a, bytes)); /* memory on the GPU: d_ for device */
+    CHECK(cudaMalloc(&d_b, bytes));
+    CHECK(cudaMalloc(&d_c, bytes));
+    CHECK(cudaMemcpy(d_a, a, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d_b, b, bytes, cudaMemcpyHostToDevice));
+
+    int threads = 256;
+    int blocks = (int)((n + threads - 1) / threads); /* round up: every element gets a thread */
+    vecadd<<<blocks, threads>>>(d_a, d_b, d_c, (int)n); /* warm-up: the first launch loads code */
+    CHECK(cudaGetLastError()); /* a launch that could not start says so here */
+    CHECK(cudaMemset(d_c, 0xFF, bytes)); /* all bits set is NaN: an unwritten element fails */
+    cudaEvent_t start, stop; /* timestamps the GPU writes as it reaches them in its queue */
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    CHECK(cudaEventRecord(start));
+    vecadd<<<blocks, threads>>>(d_a, d_b, d_c, (int)n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop)); /* errors inside the kernel surface here */
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CHECK(cudaMemcpy(c, d_c, bytes, cudaMemcpyDeviceToHost));
+
+    long wrong = 0;
+    for (long i = 0; i < n; i++)
+        if (!(c[i] == a[i] + b[i])) /* exact: one IEEE addition rounds alike on both; NaN fails */
+            if (wrong++ < 5) printf("c[%ld] = %.17g, expected %.17g\n", i, c[i], a[i] + b[i]);
+    printf("n = %ld, seed %ld: %d blocks x %d threads\n", n, seed, blocks, threads);
+    printf("c = [%.8f %.8f ... %.8f]\n", c[0], n > 1 ? c[1] : c[0], c[n - 1]);
+    printf("kernel: %.4f ms, %.1f GB/s (24 bytes moved per element)\n", ms,
+           3.0 * bytes / (ms * 1e6));
+    printf("%ld of %ld elements wrong\n%s\n", wrong, n, wrong ? "FAIL" : "PASS");
+    CHECK(cudaFree(d_a)); CHECK(cudaFree(d_b)); CHECK(cudaFree(d_c));
+    free(a); free(b); free(c);
+    return wrong ? 1 : 0;
+}

@@ -1,0 +1,591 @@
+# The graders measured by wrong submissions: a corpus of plausible student mistakes (and correct
+# alternative solutions), each graded as a student's file would be.
+#
+# ---- The corpus format ---------------------------------------------------------------------
+# One file per entry: <chapter>/tests/mistakes/<name>.patch, where <name> is the exercise's ID,
+# an underscore and a word or two (ex01.1_stride_by_block_dim). The file begins with four lines
+#
+#   # exercise: ex01.1
+#   # kind: mistake                      (or `alternative`: a CORRECT different solution)
+#   # what: <the mistake, one line, as a student would make it>
+#   # expect: ex01.1.speed               (the grader test that must catch it: <ID>.<case>,
+#                                          <ID>.<case>.<tool>, <ID>.speed; an alternative: 10)
+#
+# (other `#` lines and blank lines may follow), then a unified diff against the solution file(s)
+# of that exercise (tutorial_exercise's SOURCES, and only those), paths relative to the chapter
+# folder with a/ and b/ prefixes:
+#
+#   --- a/vecadd_kernels.cu
+#   +++ b/vecadd_kernels.cu
+#   @@ -35,7 +35,7 @@ ...
+#
+# (`git diff --no-index`, or `diff -u` with the prefixes edited, writes one). The solutions keep
+# their mutant blocks (#ifdef TUT_MUTANT_...): a patch edits the #else branch, the code that runs.
+#
+# ---- What uses it --------------------------------------------------------------------------
+# - Every chapter folder with a corpus gets the CPU test <chapter>.mistakes.corpus (labels cpu,
+#   classroom): each file has the header, its exercise and expected test exist, and the diff
+#   applies cleanly to the current solution and changes it. A change of a solution that breaks a
+#   patch fails CI. (Not in a student copy: it holds no solutions.)
+# - -DTUTORIAL_MISTAKES=ON (on the solutions' build) writes each entry's patched copy into
+#   <build>/mistakes/<chapter>/<name>/ at configure time (git apply, or patch; configure fails if
+#   a diff does not apply), builds a grader per entry, mistake_<name> (dots as _), from the copy
+#   and the exercise's grader sources (the chapter folder stays on the include path), and gives
+#   it the exercise's tests under the names mistake.<name>.<suffix> (same cases, sanitizer cases
+#   and tools, speed, prediction, timeouts), labelled `mistake` and mistake.<name>. The target
+#   mistake.<name> builds one, mistake_graders all of them; <build>/mistakes_manifest.cmake lists them for the grade
+#   report and <build>/mistakes_entries.cmake for the runner below.
+# - The runner (.ci/gpu-check mistakes does this on a GPU machine):
+#     cmake -DBUILD_DIR=<build> [-DSEED=S] [-DOUT=<dir>] [-DJOBS=n] -P cmake/Mistakes.cmake
+#   runs every mistake test with one seed (TUT_EXERCISE_SEED=S, printed; default 1125), scores
+#   each entry with cmake/GradeReport.cmake exactly as an exercise is scored (its manifest is
+#   mistakes_manifest.cmake), writes OUT/mistakes.csv (entry, exercise, kind, points, expected,
+#   failed, verdict) and OUT/mistakes-report.log, and fails when a mistake scores 10, when its
+#   expected test did not fail, or when an alternative scores less than 10.
+# - The corpus check alone (what the CPU test runs):
+#     cmake -DCHECK=<chapter folder> -DMANIFEST=<build>/exercise_manifest.cmake -DWORK=<scratch>
+#           -P cmake/Mistakes.cmake
+cmake_minimum_required(VERSION 3.22)
+get_filename_component(_tutorial_mistakes_dir ${CMAKE_CURRENT_LIST_DIR} ABSOLUTE)
+
+# ---- Shared by configure time and the scripts ------------------------------------------------
+
+# Reads one corpus file: sets <prefix>_EXERCISE, _KIND, _WHAT, _EXPECT, _FILES (the files its
+# diff changes, relative to the chapter folder) and _NAME; <prefix>_ERROR says what is wrong
+# with it (empty when nothing is).
+function(_mistake_read file prefix)
+  get_filename_component(full_name ${file} NAME)
+  string(REGEX REPLACE "\\.patch$" "" name "${full_name}")
+  file(READ ${file} content)
+  set(error "")
+  foreach(key exercise kind what expect)
+    string(TOUPPER ${key} KEY)
+    set(value "")
+    if("${content}" MATCHES "(^|\n)# ${key}:[ \t]*([^\n]*)")
+      string(STRIP "${CMAKE_MATCH_2}" value)
+    endif()
+    if(value STREQUAL "")
+      string(APPEND error "no line '# ${key}: ...'. ")
+    endif()
+    set(${prefix}_${KEY} "${value}" PARENT_SCOPE)
+    set(${KEY} "${value}")
+  endforeach()
+  # The header comes first: only # lines and blank lines before the diff.
+  string(FIND "${content}" "\n--- a/" diff_at)
+  if(diff_at EQUAL -1)
+    string(APPEND error "no diff ('--- a/<file>' line). ")
+  else()
+    string(SUBSTRING "${content}" 0 ${diff_at} head)
+    string(REGEX REPLACE "(^|\n)#[^\n]*" "" head_rest "${head}")
+    string(STRIP "${head_rest}" head_rest)
+    if(NOT head_rest STREQUAL "")
+      string(APPEND error "lines before the diff that are not '# ...' comments. ")
+    endif()
+  endif()
+  string(REGEX MATCHALL "\n\\+\\+\\+ b/[^\n\t]+" plus "${content}")
+  set(files)
+  foreach(line IN LISTS plus)
+    string(REGEX REPLACE "^\n\\+\\+\\+ b/" "" f "${line}")
+    string(STRIP "${f}" f)
+    list(APPEND files "${f}")
+  endforeach()
+  list(REMOVE_DUPLICATES files)
+  if(NOT files)
+    string(APPEND error "the diff changes no file ('+++ b/<file>' lines). ")
+  endif()
+  if(NOT name MATCHES "^(ex[0-9][0-9]\\.[0-9]+)_[A-Za-z0-9_]+$")
+    string(APPEND error "the name '${name}' is not <exercise>_<words> (ex01.1_stride_by_block_dim). ")
+  elseif(NOT CMAKE_MATCH_1 STREQUAL EXERCISE)
+    string(APPEND error "the name begins with ${CMAKE_MATCH_1}, the header says exercise ${EXERCISE}. ")
+  endif()
+  if(NOT KIND MATCHES "^(mistake|alternative)$")
+    string(APPEND error "kind '${KIND}' is neither mistake nor alternative. ")
+  elseif(KIND STREQUAL "alternative" AND NOT EXPECT STREQUAL "10")
+    string(APPEND error "an alternative expects 10 (it is correct), not '${EXPECT}'. ")
+  elseif(KIND STREQUAL "mistake" AND NOT EXPECT MATCHES "^${EXERCISE}\\.[A-Za-z0-9_.]+$")
+    string(APPEND error "expect '${EXPECT}' is not a test of ${EXERCISE} (${EXERCISE}.<suffix>). ")
+  endif()
+  set(${prefix}_NAME "${name}" PARENT_SCOPE)
+  set(${prefix}_FILES "${files}" PARENT_SCOPE)
+  set(${prefix}_ERROR "${error}" PARENT_SCOPE)
+endfunction()
+
+# Copies the diff's files from the chapter folder into out_dir and applies the diff there.
+# <error_var>: empty on success, else why (the tool's message).
+function(_mistake_apply file chapter_dir files out_dir error_var)
+  set(${error_var} "" PARENT_SCOPE)
+  file(REMOVE_RECURSE ${out_dir})
+  file(MAKE_DIRECTORY ${out_dir})
+  foreach(f IN LISTS files)
+    if(NOT EXISTS ${chapter_dir}/${f})
+      set(${error_var} "${f}: no such file in ${chapter_dir}" PARENT_SCOPE)
+      return()
+    endif()
+    get_filename_component(dir ${out_dir}/${f} DIRECTORY)
+    file(MAKE_DIRECTORY ${dir})
+    configure_file(${chapter_dir}/${f} ${out_dir}/${f} COPYONLY)
+  endforeach()
+  find_program(TUTORIAL_GIT git)
+  find_program(TUTORIAL_PATCH patch)
+  get_filename_component(parent ${out_dir} DIRECTORY)
+  if(TUTORIAL_GIT)
+    # Outside any repository (the build tree may lie inside one, where git apply would take the
+    # paths from the repository's top): git stops looking for one at out_dir.
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=GIT_DIR --unset=GIT_WORK_TREE
+                            GIT_CEILING_DIRECTORIES=${parent}
+                            ${TUTORIAL_GIT} apply -p1 --whitespace=nowarn ${file}
+                    WORKING_DIRECTORY ${out_dir} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE out)
+  elseif(TUTORIAL_PATCH)
+    execute_process(COMMAND ${TUTORIAL_PATCH} -p1 --batch --forward --silent
+                            --no-backup-if-mismatch -r - -i ${file}
+                    WORKING_DIRECTORY ${out_dir} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE out)
+  else()
+    set(${error_var} "neither git nor patch found to apply it" PARENT_SCOPE)
+    return()
+  endif()
+  if(NOT rc EQUAL 0)
+    string(STRIP "${out}" out)
+    set(${error_var} "does not apply to the current solution: ${out}" PARENT_SCOPE)
+    return()
+  endif()
+  foreach(f IN LISTS files)
+    file(READ ${chapter_dir}/${f} before)
+    file(READ ${out_dir}/${f} after)
+    if(before STREQUAL after)
+      set(${error_var} "the diff leaves ${f} unchanged" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
+
+# The exercises of a manifest (exercise_manifest.cmake): M_IDS, and M_<ID>_<FIELD>.
+function(tutorial_manifest_exercise)
+  cmake_parse_arguments(X "" "ID;CHAPTER;TITLE;SOURCES;SPEED;PREDICTION"
+                        "CASES;SANITIZE;SANITIZE_CASES;CPU_CASES;LESSON" ${ARGN})
+  set(M_IDS ${M_IDS} ${X_ID} PARENT_SCOPE)
+  if(X_SANITIZE AND NOT X_SANITIZE_CASES)
+    list(GET X_CASES 0 X_SANITIZE_CASES) # before SANITIZE_CASES existed: the first case
+  endif()
+  foreach(field CHAPTER TITLE SOURCES CASES SANITIZE SANITIZE_CASES CPU_CASES LESSON SPEED
+                PREDICTION)
+    set(M_${X_ID}_${field} "${X_${field}}" PARENT_SCOPE)
+  endforeach()
+endfunction()
+macro(_mistake_read_manifest manifest)
+  set(M_IDS)
+  include(${manifest})
+endmacro()
+
+# The tests an exercise has, as suffixes of <ID>. (what `# expect:` may name).
+function(_mistake_test_suffixes id out)
+  set(suffixes ${M_${id}_CASES})
+  foreach(case IN LISTS M_${id}_SANITIZE_CASES)
+    foreach(tool IN LISTS M_${id}_SANITIZE)
+      list(APPEND suffixes ${case}.${tool})
+    endforeach()
+  endforeach()
+  if(M_${id}_SPEED)
+    list(APPEND suffixes speed)
+  endif()
+  if(M_${id}_PREDICTION)
+    list(APPEND suffixes prediction)
+  endif()
+  set(${out} ${suffixes} PARENT_SCOPE)
+endfunction()
+
+# Checks every entry of a chapter folder against the manifest: header, names, and the diff
+# applied under work_dir. Returns the problems, one line each, in <out> (empty: all good).
+function(_mistake_check_chapter chapter_dir work_dir out)
+  get_filename_component(chapter ${chapter_dir} NAME)
+  file(GLOB entries ${chapter_dir}/tests/mistakes/*.patch)
+  set(problems "")
+  set(count 0)
+  foreach(file IN LISTS entries)
+    math(EXPR count "${count} + 1")
+    _mistake_read(${file} E)
+    set(problem "${E_ERROR}")
+    if(NOT problem)
+      if(NOT E_EXERCISE IN_LIST M_IDS OR NOT M_${E_EXERCISE}_CHAPTER STREQUAL chapter)
+        set(problem "no exercise ${E_EXERCISE} in ${chapter}. ")
+      else()
+        foreach(f IN LISTS E_FILES)
+          if(NOT f IN_LIST M_${E_EXERCISE}_SOURCES)
+            string(APPEND problem "it changes ${f}, which is not a file of ${E_EXERCISE} "
+                   "(${M_${E_EXERCISE}_SOURCES}). ")
+          endif()
+        endforeach()
+        if(E_KIND STREQUAL "mistake")
+          _mistake_test_suffixes(${E_EXERCISE} suffixes)
+          string(LENGTH "${E_EXERCISE}." skip)
+          string(SUBSTRING "${E_EXPECT}" ${skip} -1 suffix)
+          if(NOT suffix IN_LIST suffixes)
+            string(REPLACE ";" " " known "${suffixes}")
+            string(APPEND problem "expect ${E_EXPECT}: ${E_EXERCISE} has no such test (${known}). ")
+          endif()
+        endif()
+      endif()
+    endif()
+    if(NOT problem)
+      _mistake_apply(${file} ${chapter_dir} "${E_FILES}" ${work_dir}/${E_NAME} why)
+      set(problem "${why}")
+    endif()
+    if(problem)
+      get_filename_component(base ${file} NAME)
+      string(APPEND problems "${chapter}/tests/mistakes/${base}: ${problem}\n")
+    endif()
+  endforeach()
+  set(${out} "${problems}" PARENT_SCOPE)
+  set(${out}_COUNT ${count} PARENT_SCOPE)
+endfunction()
+
+# ---- Configure time --------------------------------------------------------------------------
+if(NOT CMAKE_SCRIPT_MODE_FILE)
+  option(TUTORIAL_MISTAKES
+         "Build a grader per entry of the chapters' tests/mistakes/ corpus (cmake/Mistakes.cmake)" OFF)
+  if(TUTORIAL_MISTAKES AND TUTORIAL_EXERCISES)
+    message(FATAL_ERROR "TUTORIAL_MISTAKES patches the solutions: configure it without "
+                        "TUTORIAL_EXERCISES (a build of the solutions)")
+  endif()
+  set(TUTORIAL_MISTAKES_MANIFEST ${CMAKE_BINARY_DIR}/mistakes_manifest.cmake)
+  set(TUTORIAL_MISTAKES_ENTRIES ${CMAKE_BINARY_DIR}/mistakes_entries.cmake)
+  file(WRITE ${TUTORIAL_MISTAKES_MANIFEST}
+       "# Written at configure time by cmake/Mistakes.cmake: one entry of the corpus a line.\n")
+  file(WRITE ${TUTORIAL_MISTAKES_ENTRIES}
+       "# Written at configure time by cmake/Mistakes.cmake: the corpus, for its runner.\n")
+  if(TUTORIAL_MISTAKES AND NOT TARGET mistake_graders)
+    add_custom_target(mistake_graders COMMENT "A grader per entry of the mistakes corpus")
+    add_dependencies(mistake_graders tutorial_gpu_probe)
+  endif()
+endif()
+
+# Called once per chapter folder (tutorial_program defers it to the end of the folder's
+# CMakeLists.txt, when its exercises and their tests are complete).
+function(_tutorial_mistakes_defer)
+  get_property(done DIRECTORY PROPERTY _TUTORIAL_MISTAKES_DEFERRED)
+  if(NOT done)
+    set_property(DIRECTORY PROPERTY _TUTORIAL_MISTAKES_DEFERRED ON)
+    cmake_language(DEFER CALL tutorial_mistakes)
+  endif()
+endfunction()
+
+function(tutorial_mistakes)
+  file(GLOB entries CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/mistakes/*.patch)
+  if(NOT entries OR EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
+    return() # a student copy has no solutions to patch
+  endif()
+  get_filename_component(chapter ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  # The CPU test: every entry well-formed and applying to the current solution.
+  add_test(NAME ${chapter}.mistakes.corpus
+           COMMAND ${CMAKE_COMMAND} -DCHECK=${CMAKE_CURRENT_SOURCE_DIR}
+                   -DMANIFEST=${TUTORIAL_EXERCISE_MANIFEST}
+                   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mistakes_check
+                   -P ${_tutorial_mistakes_dir}/Mistakes.cmake)
+  set_tests_properties(${chapter}.mistakes.corpus PROPERTIES LABELS "${chapter};cpu;classroom")
+  if(NOT TUTORIAL_MISTAKES)
+    return()
+  endif()
+
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${entries})
+  _mistake_read_manifest(${TUTORIAL_EXERCISE_MANIFEST})
+  set(work ${CMAKE_BINARY_DIR}/mistakes/${chapter})
+  _mistake_check_chapter(${CMAKE_CURRENT_SOURCE_DIR} ${work}/.applied problems)
+  if(problems)
+    message(FATAL_ERROR "TUTORIAL_MISTAKES: the corpus of ${chapter} has bad entries:\n${problems}")
+  endif()
+
+  foreach(file IN LISTS entries)
+    _mistake_read(${file} E)
+    set(id ${E_EXERCISE})
+    set(entry mistake.${E_NAME})
+    string(REPLACE "." "_" target "mistake_${E_NAME}")
+    string(REPLACE "." "_" real "grade_${id}")
+    string(REPLACE "." "_" common "mistake_common_${id}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${E_FILES})
+    # The patched copies (rewritten only when they change: no rebuild at every configure).
+    foreach(f IN LISTS E_FILES)
+      configure_file(${work}/.applied/${E_NAME}/${f} ${work}/${E_NAME}/${f} COPYONLY)
+    endforeach()
+    # The exercise's grader sources, compiled once for all its entries.
+    get_target_property(real_sources ${real} SOURCES)
+    set(student_files)
+    foreach(f IN LISTS M_${id}_SOURCES)
+      list(APPEND student_files ${CMAKE_CURRENT_SOURCE_DIR}/${f})
+    endforeach()
+    if(NOT TARGET ${common})
+      set(grader_sources)
+      foreach(src IN LISTS real_sources)
+        get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+        if(NOT src IN_LIST student_files)
+          list(APPEND grader_sources ${src})
+        endif()
+      endforeach()
+      add_library(${common} OBJECT ${grader_sources})
+      foreach(prop COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES LINK_LIBRARIES
+                   COMPILE_FEATURES CUDA_ARCHITECTURES CUDA_SEPARABLE_COMPILATION)
+        get_target_property(value ${real} ${prop})
+        if(NOT value STREQUAL "value-NOTFOUND")
+          set_property(TARGET ${common} PROPERTY ${prop} "${value}")
+        endif()
+      endforeach()
+    endif()
+    # The entry's grader: the patched copies in place of their solutions.
+    set(sources $<TARGET_OBJECTS:${common}>)
+    foreach(f IN LISTS M_${id}_SOURCES)
+      if(f IN_LIST E_FILES)
+        list(APPEND sources ${work}/${E_NAME}/${f})
+      else()
+        list(APPEND sources ${CMAKE_CURRENT_SOURCE_DIR}/${f})
+      endif()
+    endforeach()
+    add_executable(${target} ${sources})
+    foreach(prop COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES LINK_LIBRARIES
+                 LINK_OPTIONS COMPILE_FEATURES CUDA_ARCHITECTURES CUDA_SEPARABLE_COMPILATION)
+      get_target_property(value ${real} ${prop})
+      if(NOT value STREQUAL "value-NOTFOUND")
+        set_property(TARGET ${target} PROPERTY ${prop} "${value}")
+      endif()
+    endforeach()
+    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${work}/${E_NAME})
+    add_dependencies(mistake_graders ${target})
+    # `cmake --build <dir> --target mistake.<name>`: the grade report's reproduce line for a
+    # grader that did not build.
+    add_custom_target(${entry} DEPENDS ${target})
+
+    # The exercise's tests, under the entry's name.
+    set(tests)
+    foreach(case IN LISTS M_${id}_CASES)
+      set(tools)
+      if(case IN_LIST M_${id}_SANITIZE_CASES)
+        set(tools ${M_${id}_SANITIZE})
+      endif()
+      if(case IN_LIST M_${id}_CPU_CASES)
+        tutorial_test(NAME ${entry}.${case} COMMAND ${target} --case ${case} --no-gpu)
+      else()
+        tutorial_test(NAME ${entry}.${case} COMMAND ${target} --case ${case} GPU SANITIZE ${tools})
+      endif()
+      list(APPEND tests ${case})
+      foreach(tool IN LISTS tools)
+        list(APPEND tests ${case}.${tool})
+      endforeach()
+    endforeach()
+    if(M_${id}_SPEED)
+      tutorial_test(NAME ${entry}.speed COMMAND ${target} --speed GPU SERIAL)
+      list(APPEND tests speed)
+    endif()
+    if(M_${id}_PREDICTION)
+      get_filename_component(base ${M_${id}_PREDICTION} NAME)
+      set(prediction ${CMAKE_CURRENT_SOURCE_DIR}/${M_${id}_PREDICTION})
+      if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
+        set(prediction ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
+      endif()
+      tutorial_test(NAME ${entry}.prediction COMMAND ${target} --prediction ${prediction} GPU SERIAL)
+      list(APPEND tests prediction)
+    endif()
+    foreach(suffix IN LISTS tests)
+      # As the real test runs (time limit, serial, resources), labelled as the entry's.
+      foreach(prop TIMEOUT RUN_SERIAL RESOURCE_LOCK PROCESSORS ENVIRONMENT)
+        get_test_property(${id}.${suffix} ${prop} value)
+        if(NOT "${value}" STREQUAL "NOTFOUND" AND NOT "${value}" STREQUAL "")
+          set_tests_properties(${entry}.${suffix} PROPERTIES ${prop} "${value}")
+        endif()
+      endforeach()
+      get_test_property(${entry}.${suffix} LABELS labels)
+      list(REMOVE_ITEM labels exercise ${id})
+      list(APPEND labels mistake ${entry})
+      set_tests_properties(${entry}.${suffix} PROPERTIES LABELS "${labels}")
+    endforeach()
+
+    foreach(v CHAPTER SOURCES CASES SANITIZE SANITIZE_CASES CPU_CASES LESSON SPEED PREDICTION)
+      set(f_${v} "${M_${id}_${v}}")
+    endforeach()
+    if(NOT f_SPEED)
+      set(f_SPEED 0)
+    endif()
+    file(APPEND ${TUTORIAL_MISTAKES_MANIFEST}
+         "tutorial_manifest_exercise(ID [[${entry}]] CHAPTER [[${chapter}]] TITLE [[${E_NAME}]] "
+         "SOURCES [[${f_SOURCES}]] CASES [[${f_CASES}]] SANITIZE [[${f_SANITIZE}]] "
+         "SANITIZE_CASES [[${f_SANITIZE_CASES}]] CPU_CASES [[${f_CPU_CASES}]] "
+         "LESSON [[${f_LESSON}]] SPEED ${f_SPEED} PREDICTION [[${f_PREDICTION}]])\n")
+    file(APPEND ${TUTORIAL_MISTAKES_ENTRIES}
+         "mistake_entry(NAME [==[${E_NAME}]==] EXERCISE [==[${id}]==] KIND [==[${E_KIND}]==] "
+         "EXPECT [==[${E_EXPECT}]==] WHAT [==[${E_WHAT}]==] CHAPTER [==[${chapter}]==])\n")
+  endforeach()
+  list(LENGTH entries count)
+  message(STATUS "Mistakes corpus of ${chapter}: ${count} graders (mistake_graders)")
+endfunction()
+
+if(NOT CMAKE_SCRIPT_MODE_FILE)
+  return()
+endif()
+
+# ---- Script mode: the corpus check (CHECK=<chapter folder>) ------------------------------------
+if(CHECK)
+  foreach(v MANIFEST WORK)
+    if(NOT ${v})
+      message(FATAL_ERROR "Mistakes: give -D${v}=... with -DCHECK")
+    endif()
+  endforeach()
+  _mistake_read_manifest(${MANIFEST})
+  _mistake_check_chapter(${CHECK} ${WORK} problems)
+  if(problems)
+    message(FATAL_ERROR "bad entries in the mistakes corpus:\n${problems}")
+  endif()
+  message("${problems_COUNT} entries: each has its header, names a test of its exercise and "
+          "applies cleanly to the current solution")
+  return()
+endif()
+
+# ---- Script mode: the runner (BUILD_DIR=<a TUTORIAL_MISTAKES build>) --------------------------
+if(NOT BUILD_DIR)
+  message(FATAL_ERROR "Mistakes: give -DBUILD_DIR=<a build configured with -DTUTORIAL_MISTAKES=ON> "
+                      "(or -DCHECK=<chapter folder> for the corpus check)")
+endif()
+get_filename_component(BUILD_DIR ${BUILD_DIR} ABSOLUTE)
+if(NOT OUT)
+  set(OUT ${BUILD_DIR})
+endif()
+get_filename_component(OUT ${OUT} ABSOLUTE)
+file(MAKE_DIRECTORY ${OUT})
+if(NOT SEED)
+  set(SEED 1125)
+endif()
+if(NOT JOBS)
+  cmake_host_system_information(RESULT JOBS QUERY NUMBER_OF_LOGICAL_CORES)
+  if(JOBS GREATER 8)
+    set(JOBS 8)
+  endif()
+endif()
+set(entry_names)
+function(mistake_entry)
+  cmake_parse_arguments(X "" "NAME;EXERCISE;KIND;EXPECT;WHAT;CHAPTER" "" ${ARGN})
+  set(entry_names ${entry_names} ${X_NAME} PARENT_SCOPE)
+  foreach(f EXERCISE KIND EXPECT WHAT CHAPTER)
+    set(N_${X_NAME}_${f} "${X_${f}}" PARENT_SCOPE)
+  endforeach()
+endfunction()
+if(NOT EXISTS ${BUILD_DIR}/mistakes_entries.cmake)
+  message(FATAL_ERROR "Mistakes: ${BUILD_DIR} has no mistakes_entries.cmake: configure it with "
+                      "-DTUTORIAL_MISTAKES=ON")
+endif()
+include(${BUILD_DIR}/mistakes_entries.cmake)
+if(NOT entry_names)
+  message(FATAL_ERROR "Mistakes: no corpus entry in ${BUILD_DIR} (TUTORIAL_CHAPTERS?)")
+endif()
+list(LENGTH entry_names entry_count)
+message("Mistakes: ${entry_count} entries, seed ${SEED} (TUT_EXERCISE_SEED=${SEED})")
+
+get_filename_component(cmake_bin ${CMAKE_COMMAND} DIRECTORY)
+find_program(CTEST ctest HINTS ${cmake_bin} NO_DEFAULT_PATH)
+if(NOT CTEST)
+  find_program(CTEST ctest)
+endif()
+set(junit ${OUT}/mistakes_junit.xml)
+file(REMOVE ${junit})
+set(cmd ${CMAKE_COMMAND} -E env TUT_EXERCISE_SEED=${SEED}
+    ${CTEST} --test-dir ${BUILD_DIR} -L "^mistake$" -j ${JOBS} --output-junit ${junit})
+if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.24)
+  list(APPEND cmd --test-output-size-passed 65536 --test-output-size-failed 65536)
+endif()
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE ctest_out ERROR_VARIABLE ctest_out)
+file(WRITE ${OUT}/mistakes-ctest.log "${ctest_out}")
+
+# The scores: the grade report's, over the entries' manifest.
+execute_process(COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${BUILD_DIR}
+                        -DMANIFEST=${BUILD_DIR}/mistakes_manifest.cmake -DJUNIT=${junit}
+                        -DSEED=${SEED} -DCSV=${OUT}/mistakes-grades.csv
+                        -DJSON=${OUT}/mistakes-grades.json
+                        -P ${_tutorial_mistakes_dir}/GradeReport.cmake
+                RESULT_VARIABLE rc OUTPUT_VARIABLE report ERROR_VARIABLE report)
+file(WRITE ${OUT}/mistakes-report.log "${report}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "Mistakes: the grade report failed:\n${report}")
+endif()
+file(STRINGS ${OUT}/mistakes-grades.csv csv_rows)
+list(GET csv_rows 0 header)
+string(REPLACE "," ";" header "${header}")
+list(FIND header exercise col_id)
+list(FIND header points col_points)
+foreach(row IN LISTS csv_rows)
+  string(REGEX MATCH "^([^,]*),[^,]*,\"[^\"]*\",([0-9.]+)," m "${row}")
+  if(m AND col_id EQUAL 0 AND col_points EQUAL 3)
+    set(P_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+  endif()
+endforeach()
+
+# Each test's status, from the results (as the grade report reads them).
+file(READ ${junit} xml)
+string(REGEX MATCHALL "<testcase name=\"mistake\\.[^\"]*\"[^>]*>" tags "${xml}")
+foreach(tag IN LISTS tags)
+  string(REGEX MATCH "name=\"([^\"]*)\"" m "${tag}")
+  set(name ${CMAKE_MATCH_1})
+  if(tag MATCHES " status=\"run\"")
+    set(T_${name} pass)
+  elseif(tag MATCHES " status=\"(notrun|disabled)\"")
+    set(T_${name} skip)
+  else()
+    set(T_${name} fail)
+  endif()
+endforeach()
+string(REGEX MATCHALL "<testcase name=\"mistake\\.[^\"]*\"" all_tests "${xml}")
+
+set(csv "entry,exercise,kind,points,expected,failed,verdict")
+set(table "")
+set(bad 0)
+foreach(name IN LISTS entry_names)
+  set(id ${N_${name}_EXERCISE})
+  set(points "${P_mistake.${name}}")
+  if(points STREQUAL "")
+    set(points "?")
+  endif()
+  set(failed)
+  set(not_passed)
+  foreach(t IN LISTS all_tests)
+    string(REGEX REPLACE "^<testcase name=\"" "" t "${t}")
+    string(REGEX REPLACE "\"$" "" t "${t}")
+    string(LENGTH "mistake.${name}." prefix_length)
+    string(SUBSTRING "${t}" 0 ${prefix_length} head)
+    if(NOT head STREQUAL "mistake.${name}.")
+      continue()
+    endif()
+    string(SUBSTRING "${t}" ${prefix_length} -1 suffix)
+    if(T_${t} STREQUAL "fail")
+      list(APPEND failed ${id}.${suffix})
+    elseif(NOT T_${t} STREQUAL "pass")
+      list(APPEND not_passed "${id}.${suffix} (${T_${t}})")
+    endif()
+  endforeach()
+  if(N_${name}_KIND STREQUAL "alternative")
+    if(points STREQUAL "10.00")
+      set(verdict "ok: scores 10")
+    else()
+      set(verdict "WRONG: a correct solution scores ${points}")
+    endif()
+  elseif(points STREQUAL "10.00" OR points STREQUAL "?")
+    set(verdict "WRONG: not caught (scores ${points})")
+  elseif(NOT N_${name}_EXPECT IN_LIST failed)
+    set(verdict "WRONG: ${N_${name}_EXPECT} did not fail")
+  else()
+    set(verdict "ok: caught by ${N_${name}_EXPECT}")
+  endif()
+  if(verdict MATCHES "^WRONG")
+    math(EXPR bad "${bad} + 1")
+  endif()
+  list(JOIN failed " " failed_text)
+  list(JOIN not_passed " " skipped_text)
+  string(APPEND csv "\n${name},${id},${N_${name}_KIND},${points},${N_${name}_EXPECT},"
+         "${failed_text},${verdict}")
+  string(APPEND table "${name}  ${N_${name}_KIND}  ${points}/10  failed: ${failed_text}")
+  if(skipped_text)
+    string(APPEND table "  (skipped or not run: ${skipped_text})")
+  endif()
+  string(APPEND table "\n    -> ${verdict}\n")
+endforeach()
+file(WRITE ${OUT}/mistakes.csv "${csv}\n")
+message("\n===== Mistakes corpus (seed ${SEED}): ${entry_count} entries\n${table}"
+        "${bad} wrong of ${entry_count}. Written: ${OUT}/mistakes.csv, the scores' report "
+        "${OUT}/mistakes-report.log, ctest's ${OUT}/mistakes-ctest.log")
+if(bad GREATER 0)
+  message(FATAL_ERROR "Mistakes: ${bad} entries not graded as they must be")
+endif()
