@@ -12,9 +12,10 @@
 static void check(cudaError_t err, const char *call, int line)
 {
     if (err == cudaSuccess) return;
-    fprintf(stderr, "plain_vecadd.cu:%d: %s: %s\n", line, call, cudaGetErrorString(err));
     int skip = err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
                err == cudaErrorNoKernelImageForDevice; /* no GPU, or no code for it: a skip */
+    fprintf(stderr, "%splain_vecadd.cu:%d: %s: %s\n", skip ? "SKIPPED (no usable GPU): " : "", line,
+            call, cudaGetErrorString(err));
     exit(skip ? 77 : 1);
 }
 #define CHECK(call) check((call), #call, __LINE__)

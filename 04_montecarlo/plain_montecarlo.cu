@@ -11,9 +11,11 @@
 
 // Every CUDA call returns an error code: stop at the first one; 77 (skip) where no GPU can run us.
 #define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) {                  \
-    printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                    \
-    exit(e_ == cudaErrorNoDevice || e_ == cudaErrorInsufficientDriver ||                   \
-         e_ == cudaErrorNoKernelImageForDevice ? 77 : 1); } } while (0)
+    int skip_ = e_ == cudaErrorNoDevice || e_ == cudaErrorInsufficientDriver ||            \
+                e_ == cudaErrorNoKernelImageForDevice;                                     \
+    printf("%s%s:%d: %s\n", skip_ ? "SKIPPED (no usable GPU): " : "", __FILE__, __LINE__, \
+           cudaGetErrorString(e_));                                                        \
+    exit(skip_ ? 77 : 1); } } while (0)
 #define THREADS 256   // threads per block
 #define BLOCKS 1024   // a fixed grid (about one full H100): every GPU draws the same numbers
 

@@ -12,9 +12,11 @@
 static void check(cudaError_t err, const char *call, int line)
 {
     if (err == cudaSuccess) return;
-    fprintf(stderr, "plain_matmul.cu:%d: %s: %s\n", line, call, cudaGetErrorString(err));
-    exit(err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
-         err == cudaErrorNoKernelImageForDevice ? 77 : 1); /* no GPU, or no code for it: skip */
+    int skip = err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
+               err == cudaErrorNoKernelImageForDevice; /* no GPU, or no code for it: skip */
+    fprintf(stderr, "%splain_matmul.cu:%d: %s: %s\n", skip ? "SKIPPED (no usable GPU): " : "",
+            line, call, cudaGetErrorString(err));
+    exit(skip ? 77 : 1);
 }
 #define CHECK(call) check((call), #call, __LINE__)
 

@@ -36,8 +36,11 @@
 #   mistake.<name> builds one, mistake_graders all of them; <build>/mistakes_manifest.cmake lists them for the grade
 #   report and <build>/mistakes_entries.cmake for the runner below.
 # - The runner (.ci/gpu-check mistakes does this on a GPU machine):
-#     cmake -DBUILD_DIR=<build> [-DSEED=S] [-DOUT=<dir>] [-DJOBS=n] -P cmake/Mistakes.cmake
-#   runs every mistake test with one seed (TUT_EXERCISE_SEED=S, printed; default 1125), scores
+#     cmake -DBUILD_DIR=<build> [-DSEED=S] [-DOUT=<dir>] [-DJOBS=n] [-DONLY=<regex>]
+#           -P cmake/Mistakes.cmake
+#   runs every mistake test (with ONLY, those of the entries whose name matches the regex, e.g.
+#   'ex02.1|ex03.3_no_sync': a cheap rerun of a few) with one seed (TUT_EXERCISE_SEED=S,
+#   printed; default 1125), scores
 #   each entry with cmake/GradeReport.cmake exactly as an exercise is scored (its manifest is
 #   mistakes_manifest.cmake), writes OUT/mistakes.csv (entry, exercise, kind, points, expected,
 #   failed, verdict) and OUT/mistakes-report.log, and fails when a mistake scores 10, when its
@@ -473,8 +476,45 @@ include(${BUILD_DIR}/mistakes_entries.cmake)
 if(NOT entry_names)
   message(FATAL_ERROR "Mistakes: no corpus entry in ${BUILD_DIR} (TUTORIAL_CHAPTERS?)")
 endif()
+# ONLY: the entries whose name matches; their tests alone run, and the report scores them alone
+# (a manifest of their lines).
+set(manifest ${BUILD_DIR}/mistakes_manifest.cmake)
+set(only_tests)
+if(NOT "${ONLY}" STREQUAL "")
+  set(chosen)
+  foreach(name IN LISTS entry_names)
+    if(name MATCHES "${ONLY}")
+      list(APPEND chosen ${name})
+    endif()
+  endforeach()
+  if(NOT chosen)
+    message(FATAL_ERROR "Mistakes: no entry's name matches ONLY='${ONLY}'")
+  endif()
+  set(entry_names ${chosen})
+  file(READ ${manifest} all_lines)
+  set(only_lines "# The entries of ${manifest} whose name matches ONLY='${ONLY}'.\n")
+  set(names_regex "")
+  foreach(name IN LISTS entry_names)
+    string(REPLACE "." "\\." escaped "${name}")
+    if(NOT "${all_lines}" MATCHES "(^|\n)(tutorial_manifest_exercise\\(ID \\[\\[mistake\\.${escaped}\\]\\][^\n]*)")
+      message(FATAL_ERROR "Mistakes: ${name} is not in ${manifest}")
+    endif()
+    string(APPEND only_lines "${CMAKE_MATCH_2}\n")
+    if(names_regex)
+      string(APPEND names_regex "|")
+    endif()
+    string(APPEND names_regex "${escaped}")
+  endforeach()
+  set(manifest ${OUT}/mistakes_manifest_only.cmake)
+  file(WRITE ${manifest} "${only_lines}")
+  set(only_tests -R "^mistake\\.(${names_regex})\\.")
+endif()
 list(LENGTH entry_names entry_count)
-message("Mistakes: ${entry_count} entries, seed ${SEED} (TUT_EXERCISE_SEED=${SEED})")
+set(only_text "")
+if(NOT "${ONLY}" STREQUAL "")
+  set(only_text " matching ONLY='${ONLY}'")
+endif()
+message("Mistakes: ${entry_count} entries${only_text}, seed ${SEED} (TUT_EXERCISE_SEED=${SEED})")
 
 get_filename_component(cmake_bin ${CMAKE_COMMAND} DIRECTORY)
 find_program(CTEST ctest HINTS ${cmake_bin} NO_DEFAULT_PATH)
@@ -484,7 +524,7 @@ endif()
 set(junit ${OUT}/mistakes_junit.xml)
 file(REMOVE ${junit})
 set(cmd ${CMAKE_COMMAND} -E env TUT_EXERCISE_SEED=${SEED}
-    ${CTEST} --test-dir ${BUILD_DIR} -L "^mistake$" -j ${JOBS} --output-junit ${junit})
+    ${CTEST} --test-dir ${BUILD_DIR} -L "^mistake$" ${only_tests} -j ${JOBS} --output-junit ${junit})
 if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.24)
   list(APPEND cmd --test-output-size-passed 65536 --test-output-size-failed 65536)
 endif()
@@ -493,7 +533,7 @@ file(WRITE ${OUT}/mistakes-ctest.log "${ctest_out}")
 
 # The scores: the grade report's, over the entries' manifest.
 execute_process(COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${BUILD_DIR}
-                        -DMANIFEST=${BUILD_DIR}/mistakes_manifest.cmake -DJUNIT=${junit}
+                        -DMANIFEST=${manifest} -DJUNIT=${junit}
                         -DSEED=${SEED} -DCSV=${OUT}/mistakes-grades.csv
                         -DJSON=${OUT}/mistakes-grades.json
                         -P ${_tutorial_mistakes_dir}/GradeReport.cmake

@@ -122,8 +122,22 @@ int tut_exercise_prediction_ok(double predicted, double measured, double toleran
  * A grader calls it just before the student's kernel, so that a kernel that reads shared memory
  * it never wrote reads NaN (in practice: the hardware promises nothing about stale contents, but
  * keeps them between kernels) instead of whatever an earlier kernel left there, perhaps the
- * right values. */
+ * right values. A probe kernel then reads the whole of each SM's shared memory without writing
+ * it and prints a note if it found a word that is not poison. Waits for the GPU. */
 void tut_grader_poison_shared(void);
+
+/* The same for the kernel the grader launches next (its address as launched, its threads per
+ * block and dynamic shared memory), made effective by design: the kernel gets the poison's
+ * shared memory carveout (the largest), so that the SM is not reconfigured between the two;
+ * the poison and then a probe of the kernel's shape (threads, shared memory per block, as many
+ * blocks as fit on every SM) are queued on the legacy stream, and the caller launches the
+ * kernel right after, on the legacy stream or a blocking one, with nothing in between. After
+ * the kernel (and a synchronisation), tut_grader_poison_shared_seen prints how many of the
+ * words the probe read were poisoned and returns 1 if all were (0: stale shared memory may go
+ * unseen in this run; not the student's fault, so graders only print it). A NULL or unknown
+ * kernel falls back to tut_grader_poison_shared. */
+void tut_grader_poison_shared_for(const void *kernel, int threads, size_t dynamic_shared);
+int tut_grader_poison_shared_seen(void);
 
 #ifdef __cplusplus
 }

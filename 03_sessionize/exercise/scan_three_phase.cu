@@ -28,7 +28,11 @@ struct latest_of {
 
 typedef cub::BlockReduce<int64_t, THREE_PHASE_THREADS> tile_reduce;
 typedef cub::BlockScan<int64_t, THREE_PHASE_THREADS> tile_scan;
-typedef cub::BlockScan<int64_t, CARRY_THREADS> carry_scan;
+/* Phase 2's scan by warps: each warp's total goes through shared memory that every thread then
+ * reads, so the next round may write it only after a __syncthreads(). (With CUB's default
+ * algorithm, raking, the scan's own barriers happen to cover that reuse: a missing one goes
+ * unseen.) */
+typedef cub::BlockScan<int64_t, CARRY_THREADS, cub::BLOCK_SCAN_WARP_SCANS> carry_scan;
 
 /* Event i's value in the scan: i if a session starts there, 0 if not or past the end. */
 __device__ static int64_t start_value(const int64_t *user, const int64_t *ts, int64_t n,

@@ -5,7 +5,8 @@
 #include "grade_matmul.h"
 #include "tutorial.h"
 
-static const graded_matmul tiled = {.name = "tiled", .launch = launch_tiled, .pad = 1,
+static const graded_matmul tiled = {.name = "tiled", .launch = launch_tiled,
+                                    .info = info_tiled, .pad = 1,
                                     .tile_m = 16, .tile_n = 16, .tile_k = 16};
 
 static int case_tile_edges(tut_grader *g) { return grade_matmul_case(g, &tiled, "tile_edges"); }

@@ -8,6 +8,7 @@
 #include "tutorial.h"
 
 static const graded_matmul blocktile = {.name = "blocktile_2d", .launch = launch_blocktile_2d,
+                                        .info = info_blocktile_2d,
                                         .pad = 1, .tile_m = 128, .tile_n = 128, .tile_k = 8};
 
 static int case_tile_edges(tut_grader *g) { return grade_matmul_case(g, &blocktile, "tile_edges"); }

@@ -9,6 +9,7 @@
 #include "tutorial.h"
 
 static const graded_matmul vectorized = {.name = "vectorized", .launch = launch_vectorized,
+                                         .info = info_vectorized,
                                          .pad = 4, .tile_m = 128, .tile_n = 128, .tile_k = 8};
 
 static int case_tile_edges(tut_grader *g)

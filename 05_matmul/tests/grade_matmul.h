@@ -10,6 +10,7 @@
 typedef struct {
     const char *name;        /* "tiled", as the chapter's table calls it */
     matmul_launch_fn launch; /* the student's launcher */
+    matmul_info_fn info;     /* its kernel, threads and dynamic shared memory (the poisoning's) */
     int pad;                 /* N and K are zero-padded to a multiple of this (4: float4 rows) */
     int tile_m, tile_n, tile_k; /* the block's tile of C and its K strip: edge sizes are drawn */
 } graded_matmul;
@@ -18,7 +19,8 @@ typedef struct {
  * blocks and strips, all of them partial: the sanitizers' case) or "random". Every problem
  * checks each element of the M x N result, and that nothing was written outside it (a poisoned
  * guard row below and guard columns to the right); shared memory is poisoned before each launch
- * and the inputs' rows hold NaN past their last column. Returns 1 if all pass. */
+ * (tut_grader_poison_shared_for the kernel of k->info, whose probe's count is printed) and the
+ * inputs' rows hold NaN past their last column. Returns 1 if all pass. */
 int grade_matmul_case(tut_grader *g, const graded_matmul *k, const char *case_name);
 
 /* --speed: checks the kernel at 4096^3 (sampled CPU rows, and the whole result against cuBLAS),

@@ -2,9 +2,11 @@
  * (ring_pipeline.cu): issue_ring only, with exactly `streams` buffers of x, y and out, each of
  * the largest chunk's size (so that compute-sanitizer's memcheck sees any overrun), poisoned
  * before each run, on shapes drawn from the seed; every output element checked exactly. Case
- * "overlap" keeps 3 to 6 streams busy at once: buffers that two streams share are overwritten
- * while one still reads them, and that case is the exercise's lesson (a failure caps the
- * grade, CMakeLists.txt), as is the speed (the ring's point is overlap). Then
+ * "overlap" issues 16 to 32 chunks on 3 to 6 streams while a grader kernel holds every SM
+ * (rig_issue_with_sms_held): the copies go on, the kernels wait, so a buffer that two streams
+ * share is overwritten before the kernel that still has to read it runs, for certain. That
+ * case is the exercise's lesson (a failure caps the grade, CMakeLists.txt), as is the speed
+ * (the ring's point is overlap). Then
  * --speed as ex06.1: the chapter's benchmark shape against the copy-in alone, bar 0.50 (the
  * reasons are in tests/grade_ex1_pipeline.cu: buffers reused in stream order cost nothing). */
 #include <stdio.h>
@@ -70,7 +72,10 @@ static int run_case(tut_grader *g, const char *name)
     ring_rig rr;
     ring_create(&rr, &r, s.chunks);
     rig_poison(&r);
-    issue_ring(&rr.ring);
+    if (strcmp(name, "overlap") == 0)
+        rig_issue_with_sms_held(&r, issue_student, &rr);
+    else
+        issue_ring(&rr.ring);
     const int ok = rig_check(&r, "  issue_ring: the output");
     ring_destroy(&rr);
     rig_destroy(&r);

@@ -31,9 +31,9 @@ int rig_case_shape(tut_grader *g, const char *case_name, rig_shape *s)
         s->streams = (int)tut_grader_size(g, 1, s->chunks < 16 ? s->chunks : 16);
         s->work = (unsigned)tut_grader_size(g, 0, 40);
     } else if (strcmp(case_name, "overlap") == 0) {
-        /* Many chunks in flight on several streams at once: a chunk's copy-in lands while the
-         * chunk before it, in another stream, is still being computed or copied out, so a
-         * buffer that two streams share is overwritten while one of them still reads it. */
+        /* Many chunks on several streams, issued while the SMs are held (grade_ex3_ring.cu:
+         * rig_issue_with_sms_held): every stream's first copy-in lands before any kernel runs,
+         * so a buffer that two streams share is overwritten before one of them has read it. */
         s->n = tut_grader_size(g, 1000000, 2000000);
         s->chunks = tut_grader_size(g, 16, 32);
         s->streams = (int)tut_grader_size(g, 3, 6);
@@ -127,6 +127,104 @@ void rig_serial(void *p)
     rig_copy_in(p);
     rig_kernel(p);
     rig_copy_out(p);
+}
+
+/* Thread 0 of each block says it is resident (host memory), then waits until the host's word
+ * (host memory, which only block 0 reads, every few microseconds, so that the hold does not
+ * load the PCIe bus the pipeline's copies use) reaches it through `stop` (device memory), or
+ * until limit_ns have passed: a grader whose issue function waits for its streams must not wait
+ * for ever. The block's other threads wait at the barrier, taking their thread slots all along. */
+static __device__ unsigned int hold_stop;
+
+static __device__ unsigned long long global_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+static __global__ void hold_sms_kernel(volatile unsigned int *resident,
+                                       const volatile unsigned int *release,
+                                       unsigned long long limit_ns)
+{
+    if (threadIdx.x == 0) {
+        resident[blockIdx.x] = 1u;
+        __threadfence_system();
+        volatile unsigned int *stop = &hold_stop;
+        const unsigned long long start = global_ns();
+        unsigned long long polled = start;
+        while (*stop == 0u && global_ns() - start < limit_ns) {
+            if (blockIdx.x == 0 && global_ns() - polled > 5000ull) {
+                polled = global_ns();
+                if (*release != 0u)
+                    *stop = 1u;
+            }
+        }
+    }
+    __syncthreads();
+}
+
+void rig_issue_with_sms_held(stream_rig *r, void (*issue)(void *), void *arg)
+{
+    const tut_device_info *dev = tut_current_device();
+    const int threads = 128;
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hold_sms_kernel, threads, 0));
+    const int blocks = per_sm * dev->sm_count;
+    if (per_sm * threads < dev->max_threads_per_sm)
+        printf("note: the hold takes %d of %d threads per SM: a chunk's kernel may still start\n",
+               per_sm * threads, dev->max_threads_per_sm);
+
+    /* How long the whole copy-in takes alone: the pipeline's first chunks land well within. */
+    cudaEvent_t begin, end;
+    CUDA_CHECK(cudaEventCreate(&begin));
+    CUDA_CHECK(cudaEventCreate(&end));
+    CUDA_CHECK(cudaEventRecord(begin, 0));
+    rig_copy_in(r);
+    CUDA_CHECK(cudaEventRecord(end, 0));
+    CUDA_CHECK(cudaEventSynchronize(end));
+    float copy_in_ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&copy_in_ms, begin, end));
+    CUDA_CHECK(cudaEventDestroy(begin));
+    CUDA_CHECK(cudaEventDestroy(end));
+    const double hold_ms = 20.0 * copy_in_ms > 50.0 ? 20.0 * copy_in_ms : 50.0;
+
+    unsigned int *flags = NULL; /* [0, blocks): resident; [blocks]: release */
+    CUDA_CHECK(cudaHostAlloc((void **)&flags, ((size_t)blocks + 1) * sizeof(unsigned int),
+                             cudaHostAllocMapped));
+    memset(flags, 0, ((size_t)blocks + 1) * sizeof(unsigned int));
+    unsigned int *d_flags = NULL;
+    CUDA_CHECK(cudaHostGetDevicePointer((void **)&d_flags, flags, 0));
+    cudaStream_t hold; /* non-blocking: the rig's streams must not wait for it */
+    CUDA_CHECK(cudaStreamCreateWithFlags(&hold, cudaStreamNonBlocking));
+    const unsigned int zero = 0u;
+    CUDA_CHECK(cudaMemcpyToSymbol(hold_stop, &zero, sizeof zero));
+    const unsigned long long limit_ns = (unsigned long long)((hold_ms + 2000.0) * 1e6);
+    hold_sms_kernel<<<blocks, threads, 0, hold>>>(d_flags, d_flags + blocks, limit_ns);
+    CUDA_CHECK(cudaGetLastError());
+
+    /* Every block resident before the pipeline is issued (10 s at most). */
+    const volatile unsigned int *seen = flags;
+    int resident = 0;
+    const double deadline = tut_cpu_seconds() + 10.0;
+    while (resident < blocks && tut_cpu_seconds() < deadline) {
+        resident = 0;
+        for (int b = 0; b < blocks; ++b)
+            resident += seen[b] != 0u;
+    }
+    printf("SMs held: %d of %d blocks of %d threads resident; the copy-in alone takes %.3f ms; "
+           "the pipeline's kernels wait %.0f ms\n", resident, blocks, threads, copy_in_ms, hold_ms);
+    if (resident < blocks)
+        printf("note: not every block of the hold became resident: kernels may start early\n");
+
+    issue(arg);
+    const double until = tut_cpu_seconds() + 1e-3 * hold_ms;
+    while (tut_cpu_seconds() < until) {
+    }
+    ((volatile unsigned int *)flags)[blocks] = 1u;
+    CUDA_CHECK(cudaStreamSynchronize(hold));
+    CUDA_CHECK(cudaStreamDestroy(hold));
+    CUDA_CHECK(cudaFreeHost(flags));
 }
 
 static double best_ms(tut_work_fn work, void *arg)

@@ -47,6 +47,14 @@ void rig_kernel(void *rig);   /* the kernel over n */
 void rig_copy_out(void *rig); /* the output back */
 void rig_serial(void *rig);   /* the three, one after the other: no overlap */
 
+/* Runs issue(arg) while a grader kernel of its own stream holds every thread slot of every SM:
+ * the pipeline's copies proceed (copy engines need no SM) while none of its kernels can start,
+ * for 20 x the time of the whole copy-in (at least 50 ms); then the SMs are let go. A chunk's
+ * copy-in that does not wait for the kernel that still has to read the same buffer (buffers
+ * shared by two streams) overwrites that kernel's input for certain, not by chance of timing.
+ * Returns without waiting for the pipeline (rig_check waits). */
+void rig_issue_with_sms_held(stream_rig *r, void (*issue)(void *), void *arg);
+
 /* --speed of a pipeline, in two steps around the caller's pipeline description:
  * rig_speed_setup makes a rig of the chapter's benchmark size with the chapter's plan (chunks,
  * streams) and a kernel about 0.8 x as long as the copy-in, so that the copy-in is the bound
