@@ -14,19 +14,7 @@
 
 #include "commit.h" /* TUT_GIT_COMMIT: the commit built, written by the build for the CSV */
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ == cudaErrorNoKernelImageForDevice) {                                    \
-            printf("SKIPPED: this build has no code for this GPU (%s)\n", #call);         \
-            exit(77);                                                                     \
-        }                                                                                 \
-        if (err_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "CUDA error: %s\n  at %s:%d\n  %s: %s\n", #call, __FILE__,    \
-                    __LINE__, cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
+#include "check.h" /* CHECK(call): the error check that first_kernel.cu writes out */
 
 __global__ void empty_kernel(void) {}
 

@@ -1,0 +1,24 @@
+/* check.h: CHECK(call), the error check of the basics programs (docs/00_basics.md, section 7).
+ * first_kernel.cu writes the same macro out in full; the other programs include it from here.
+ * A failed call prints the call, the file and line, and the error, then exits 1; a build without
+ * code for this GPU exits 77 (skipped) with a message. */
+#ifndef BASICS_CHECK_H
+#define BASICS_CHECK_H
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(call)                                                                       \
+    do {                                                                                  \
+        cudaError_t err_ = (call);                                                        \
+        if (err_ == cudaErrorNoKernelImageForDevice) {                                    \
+            printf("SKIPPED: this build has no code for this GPU (%s)\n", #call);         \
+            exit(77);                                                                     \
+        }                                                                                 \
+        if (err_ != cudaSuccess) {                                                        \
+            fprintf(stderr, "CUDA error: %s\n  at %s:%d\n  %s: %s\n", #call, __FILE__,    \
+                    __LINE__, cudaGetErrorName(err_), cudaGetErrorString(err_));          \
+            exit(1);                                                                      \
+        }                                                                                 \
+    } while (0)
+
+#endif
