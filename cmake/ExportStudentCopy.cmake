@@ -8,8 +8,8 @@
 # repository. For every chapter, the solution namesake of each file of <chapter>/exercise/
 # (<chapter>/<file>) is removed, and so are the predictions' answers (<chapter>/tests/answers/)
 # and the corpus of wrong submissions the graders are tested on (<chapter>/tests/mistakes/, each
-# one a solution with one bug); the graders (<chapter>/tests/) stay. Build folders (build*), .git
-# and .device are left out. A file .student-copy at the top marks the copy: it always builds in
+# one a solution with one bug); the graders (<chapter>/tests/) stay. Build folders (build*), .git,
+# .device and whatever git ignores in a checkout are left out. A file .student-copy at the top marks the copy: it always builds in
 # exercise mode (cmake/Tutorial.cmake), and the mutant checks, which need the solutions'
 # deliberate bugs, are not declared there.
 # DEST must not exist or be empty (FORCE=ON replaces it).
@@ -71,6 +71,25 @@ foreach(entry IN LISTS entries)
   endif()
   file(COPY ${SOURCE}/${entry} DESTINATION ${DEST})
 endforeach()
+
+# What git ignores in SOURCE (build trees under other names, scratch folders, local notes) is
+# no part of the course: out too. (Without git, or outside a checkout, nothing is listed.)
+find_program(TUTORIAL_GIT git)
+if(TUTORIAL_GIT AND EXISTS ${SOURCE}/.git)
+  execute_process(COMMAND ${TUTORIAL_GIT} -C ${SOURCE} ls-files --others --ignored
+                          --exclude-standard --directory
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE ignored ERROR_QUIET)
+  if(rc EQUAL 0)
+    string(REPLACE "\n" ";" ignored "${ignored}")
+    foreach(path IN LISTS ignored)
+      string(REGEX REPLACE "/$" "" path "${path}")
+      if(path AND NOT path MATCHES "^\"" AND EXISTS "${DEST}/${path}")
+        file(REMOVE_RECURSE "${DEST}/${path}")
+        message(STATUS "ExportStudentCopy: left out ${path} (ignored by git)")
+      endif()
+    endforeach()
+  endif()
+endif()
 
 # Solutions and answers out; the exercise/ files stay where the student edits them.
 set(removed 0)

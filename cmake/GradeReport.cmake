@@ -77,10 +77,10 @@ endforeach()
 
 # One seed for the whole run: every grader draws its sizes and inputs from it, and a failure
 # is reproduced with it.
-if(NOT SEED AND NOT "$ENV{TUT_EXERCISE_SEED}" STREQUAL "")
+if("${SEED}" STREQUAL "" AND NOT "$ENV{TUT_EXERCISE_SEED}" STREQUAL "") # (0 is a seed too)
   set(SEED "$ENV{TUT_EXERCISE_SEED}")
 endif()
-if(NOT SEED)
+if("${SEED}" STREQUAL "")
   string(RANDOM LENGTH 1 ALPHABET 123456789 head)
   string(RANDOM LENGTH 11 ALPHABET 0123456789 tail)
   set(SEED "${head}${tail}") # below 2^53: the graders read it back exactly
