@@ -302,6 +302,7 @@ function(tutorial_mistakes)
     _mistake_read(${file} E)
     set(id ${E_EXERCISE})
     set(entry mistake.${E_NAME})
+    string(REPLACE "." "\\." entry_regex "${entry}")
     string(REPLACE "." "_" target "mistake_${E_NAME}")
     string(REPLACE "." "_" real "grade_${id}")
     string(REPLACE "." "_" common "mistake_common_${id}")
@@ -356,61 +357,40 @@ function(tutorial_mistakes)
     # grader that did not build.
     add_custom_target(${entry} DEPENDS ${target})
 
-    # The exercise's tests, under the entry's name.
-    set(tests)
-    foreach(case IN LISTS M_${id}_CASES)
-      set(tools)
-      if(case IN_LIST M_${id}_SANITIZE_CASES)
-        set(tools ${M_${id}_SANITIZE})
-      endif()
-      if(case IN_LIST M_${id}_CPU_CASES)
-        tutorial_test(NAME ${entry}.${case} COMMAND ${target} --case ${case} --no-gpu)
-      else()
-        tutorial_test(NAME ${entry}.${case} COMMAND ${target} --case ${case} GPU SANITIZE ${tools})
-      endif()
-      list(APPEND tests ${case})
-      foreach(tool IN LISTS tools)
-        list(APPEND tests ${case}.${tool})
-      endforeach()
-    endforeach()
-    if(M_${id}_SPEED)
-      tutorial_test(NAME ${entry}.speed COMMAND ${target} --speed GPU SERIAL)
-      list(APPEND tests speed)
-    endif()
+    # The exercise's tests, under the entry's name (as tutorial_exercise declares them).
+    set(prediction "")
     if(M_${id}_PREDICTION)
       get_filename_component(base ${M_${id}_PREDICTION} NAME)
       set(prediction ${CMAKE_CURRENT_SOURCE_DIR}/${M_${id}_PREDICTION})
       if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
         set(prediction ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
       endif()
-      tutorial_test(NAME ${entry}.prediction COMMAND ${target} --prediction ${prediction} GPU SERIAL)
-      list(APPEND tests prediction)
     endif()
-    foreach(suffix IN LISTS tests)
-      # As the real test runs (time limit, serial, resources), labelled as the entry's.
+    set(speed 0)
+    if(M_${id}_SPEED)
+      set(speed 1)
+    endif()
+    _tutorial_grader_tests(${entry} ${target} "${M_${id}_CASES}" "${M_${id}_CPU_CASES}"
+                           "${M_${id}_SANITIZE}" "${M_${id}_SANITIZE_CASES}" ${speed}
+                           "${prediction}" "mistake;${entry}")
+    # What the chapter set on the real tests after declaring them (time limit, serial), too.
+    get_property(tests DIRECTORY PROPERTY TESTS)
+    foreach(test IN LISTS tests)
+      if(NOT test MATCHES "^${entry_regex}\\.(.+)$")
+        continue()
+      endif()
       foreach(prop TIMEOUT RUN_SERIAL RESOURCE_LOCK PROCESSORS ENVIRONMENT)
-        get_test_property(${id}.${suffix} ${prop} value)
+        get_test_property(${id}.${CMAKE_MATCH_1} ${prop} value)
         if(NOT "${value}" STREQUAL "NOTFOUND" AND NOT "${value}" STREQUAL "")
-          set_tests_properties(${entry}.${suffix} PROPERTIES ${prop} "${value}")
+          set_tests_properties(${test} PROPERTIES ${prop} "${value}")
         endif()
       endforeach()
-      get_test_property(${entry}.${suffix} LABELS labels)
-      list(REMOVE_ITEM labels exercise ${id})
-      list(APPEND labels mistake ${entry})
-      set_tests_properties(${entry}.${suffix} PROPERTIES LABELS "${labels}")
     endforeach()
 
-    foreach(v CHAPTER SOURCES CASES SANITIZE SANITIZE_CASES CPU_CASES LESSON SPEED PREDICTION)
-      set(f_${v} "${M_${id}_${v}}")
-    endforeach()
-    if(NOT f_SPEED)
-      set(f_SPEED 0)
-    endif()
-    file(APPEND ${TUTORIAL_MISTAKES_MANIFEST}
-         "tutorial_manifest_exercise(ID [[${entry}]] CHAPTER [[${chapter}]] TITLE [[${E_NAME}]] "
-         "SOURCES [[${f_SOURCES}]] CASES [[${f_CASES}]] SANITIZE [[${f_SANITIZE}]] "
-         "SANITIZE_CASES [[${f_SANITIZE_CASES}]] CPU_CASES [[${f_CPU_CASES}]] "
-         "LESSON [[${f_LESSON}]] SPEED ${f_SPEED} PREDICTION [[${f_PREDICTION}]])\n")
+    _tutorial_manifest_line(${TUTORIAL_MISTAKES_MANIFEST} ${entry} ${chapter} "${E_NAME}"
+                            "${M_${id}_SOURCES}" "${M_${id}_CASES}" "${M_${id}_SANITIZE}"
+                            "${M_${id}_SANITIZE_CASES}" "${M_${id}_CPU_CASES}"
+                            "${M_${id}_LESSON}" ${speed} "${M_${id}_PREDICTION}")
     file(APPEND ${TUTORIAL_MISTAKES_ENTRIES}
          "mistake_entry(NAME [==[${E_NAME}]==] EXERCISE [==[${id}]==] KIND [==[${E_KIND}]==] "
          "EXPECT [==[${E_EXPECT}]==] WHAT [==[${E_WHAT}]==] CHAPTER [==[${chapter}]==])\n")

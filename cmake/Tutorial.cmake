@@ -338,26 +338,6 @@ function(tutorial_exercise)
   set_property(GLOBAL PROPERTY TUTORIAL_PROGRAMS ${programs})
   add_dependencies(tutorial_graders ${target})
 
-  foreach(case IN LISTS E_CASES)
-    set(sanitize)
-    if(case IN_LIST sanitize_cases)
-      set(sanitize ${E_SANITIZE})
-    endif()
-    if(case IN_LIST E_CPU_CASES)
-      tutorial_test(NAME ${E_ID}.${case} COMMAND ${target} --case ${case} --no-gpu
-                    LABELS exercise ${E_ID} TIMEOUT 120)
-    else()
-      tutorial_test(NAME ${E_ID}.${case} COMMAND ${target} --case ${case} GPU
-                    LABELS exercise ${E_ID} TIMEOUT 120 SANITIZE ${sanitize})
-    endif()
-    foreach(tool IN LISTS sanitize)
-      set_property(TEST ${E_ID}.${case}.${tool} APPEND PROPERTY LABELS exercise ${E_ID})
-    endforeach()
-  endforeach()
-  if(E_SPEED)
-    tutorial_test(NAME ${E_ID}.speed COMMAND ${target} --speed GPU SERIAL
-                  LABELS exercise ${E_ID} TIMEOUT 300)
-  endif()
   set(prediction_file "")
   if(E_PREDICTION)
     get_filename_component(base ${E_PREDICTION} NAME)
@@ -368,9 +348,13 @@ function(tutorial_exercise)
     else()
       set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/${E_PREDICTION})
     endif()
-    tutorial_test(NAME ${E_ID}.prediction COMMAND ${target} --prediction ${prediction_file} GPU
-                  SERIAL LABELS exercise ${E_ID} TIMEOUT 300)
   endif()
+  set(speed 0)
+  if(E_SPEED)
+    set(speed 1)
+  endif()
+  _tutorial_grader_tests(${E_ID} ${target} "${E_CASES}" "${E_CPU_CASES}" "${E_SANITIZE}"
+                         "${sanitize_cases}" ${speed} "${prediction_file}" "exercise;${E_ID}")
 
   # `cmake --build <dir> --target ex01.2`: build this grader (a compile error stops here, with
   # the compiler's message), then run its tests and print its line of the report.
@@ -381,15 +365,49 @@ function(tutorial_exercise)
     COMMENT "Grading ${E_ID}: ${E_TITLE}")
   add_dependencies(${E_ID} ${target} tutorial_gpu_probe)
 
-  set(speed 0)
-  if(E_SPEED)
-    set(speed 1)
+  _tutorial_manifest_line(${TUTORIAL_EXERCISE_MANIFEST} ${E_ID} ${chapter} "${E_TITLE}"
+                          "${E_SOURCES}" "${E_CASES}" "${E_SANITIZE}" "${sanitize_cases}"
+                          "${E_CPU_CASES}" "${E_LESSON}" ${speed} "${E_PREDICTION}")
+endfunction()
+
+# A grader's tests, named <name>.<case>, <name>.<case>.<tool>, <name>.speed, <name>.prediction
+# (tutorial_exercise's, and the corpus's copies of them in cmake/Mistakes.cmake).
+function(_tutorial_grader_tests name target cases cpu_cases tools sanitize_cases speed
+                                prediction_file labels)
+  foreach(case IN LISTS cases)
+    set(sanitize)
+    if(case IN_LIST sanitize_cases)
+      set(sanitize ${tools})
+    endif()
+    if(case IN_LIST cpu_cases)
+      tutorial_test(NAME ${name}.${case} COMMAND ${target} --case ${case} --no-gpu
+                    LABELS ${labels} TIMEOUT 120)
+    else()
+      tutorial_test(NAME ${name}.${case} COMMAND ${target} --case ${case} GPU
+                    LABELS ${labels} TIMEOUT 120 SANITIZE ${sanitize})
+    endif()
+    foreach(tool IN LISTS sanitize)
+      set_property(TEST ${name}.${case}.${tool} APPEND PROPERTY LABELS ${labels})
+    endforeach()
+  endforeach()
+  if(speed)
+    tutorial_test(NAME ${name}.speed COMMAND ${target} --speed GPU SERIAL LABELS ${labels}
+                  TIMEOUT 300)
   endif()
-  file(APPEND ${TUTORIAL_EXERCISE_MANIFEST}
-       "tutorial_manifest_exercise(ID [[${E_ID}]] CHAPTER [[${chapter}]] TITLE [[${E_TITLE}]] "
-       "SOURCES [[${E_SOURCES}]] CASES [[${E_CASES}]] SANITIZE [[${E_SANITIZE}]] "
-       "SANITIZE_CASES [[${sanitize_cases}]] CPU_CASES [[${E_CPU_CASES}]] LESSON [[${E_LESSON}]] "
-       "SPEED ${speed} PREDICTION [[${E_PREDICTION}]])\n")
+  if(prediction_file)
+    tutorial_test(NAME ${name}.prediction COMMAND ${target} --prediction ${prediction_file} GPU
+                  SERIAL LABELS ${labels} TIMEOUT 300)
+  endif()
+endfunction()
+
+# One exercise's line of a manifest that the grade report reads (cmake/GradeReport.cmake).
+function(_tutorial_manifest_line file id chapter title sources cases tools sanitize_cases
+                                 cpu_cases lesson speed prediction)
+  file(APPEND ${file}
+       "tutorial_manifest_exercise(ID [[${id}]] CHAPTER [[${chapter}]] TITLE [[${title}]] "
+       "SOURCES [[${sources}]] CASES [[${cases}]] SANITIZE [[${tools}]] "
+       "SANITIZE_CASES [[${sanitize_cases}]] CPU_CASES [[${cpu_cases}]] LESSON [[${lesson}]] "
+       "SPEED ${speed} PREDICTION [[${prediction}]])\n")
 endfunction()
 
 # The corpus of wrong submissions that measures the graders (tests/mistakes/ of each chapter).
