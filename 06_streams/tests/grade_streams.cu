@@ -129,6 +129,11 @@ void rig_serial(void *p)
     rig_copy_out(p);
 }
 
+static double best_ms(tut_work_fn work, void *arg)
+{
+    return tut_time_gpu_batched(work, arg, 1, 3, 1).min_ms;
+}
+
 /* Thread 0 of each block says it is resident (host memory), then waits until the host's word
  * (host memory, which only block 0 reads, every few microseconds, so that the hold does not
  * load the PCIe bus the pipeline's copies use) reaches it through `stop` (device memory), or
@@ -176,17 +181,7 @@ void rig_issue_with_sms_held(stream_rig *r, void (*issue)(void *), void *arg)
                per_sm * threads, dev->max_threads_per_sm);
 
     /* How long the whole copy-in takes alone: the pipeline's first chunks land well within. */
-    cudaEvent_t begin, end;
-    CUDA_CHECK(cudaEventCreate(&begin));
-    CUDA_CHECK(cudaEventCreate(&end));
-    CUDA_CHECK(cudaEventRecord(begin, 0));
-    rig_copy_in(r);
-    CUDA_CHECK(cudaEventRecord(end, 0));
-    CUDA_CHECK(cudaEventSynchronize(end));
-    float copy_in_ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&copy_in_ms, begin, end));
-    CUDA_CHECK(cudaEventDestroy(begin));
-    CUDA_CHECK(cudaEventDestroy(end));
+    const double copy_in_ms = best_ms(rig_copy_in, r);
     const double hold_ms = 20.0 * copy_in_ms > 50.0 ? 20.0 * copy_in_ms : 50.0;
 
     unsigned int *flags = NULL; /* [0, blocks): resident; [blocks]: release */
@@ -225,11 +220,6 @@ void rig_issue_with_sms_held(stream_rig *r, void (*issue)(void *), void *arg)
     CUDA_CHECK(cudaStreamSynchronize(hold));
     CUDA_CHECK(cudaStreamDestroy(hold));
     CUDA_CHECK(cudaFreeHost(flags));
-}
-
-static double best_ms(tut_work_fn work, void *arg)
-{
-    return tut_time_gpu_batched(work, arg, 1, 3, 1).min_ms;
 }
 
 void rig_speed_setup(tut_grader *g, stream_rig *r, size_t *chunks)
