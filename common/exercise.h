@@ -123,7 +123,8 @@ int tut_exercise_prediction_ok(double predicted, double measured, double toleran
  * it never wrote reads NaN (in practice: the hardware promises nothing about stale contents, but
  * keeps them between kernels) instead of whatever an earlier kernel left there, perhaps the
  * right values. A probe kernel then reads the whole of each SM's shared memory without writing
- * it and prints a note if it found a word that is not poison. Waits for the GPU. */
+ * it and prints a note if it found a word that is not poison; then the poison runs again, last.
+ * Waits for the GPU. */
 void tut_grader_poison_shared(void);
 
 /* The same for the kernel the grader launches next (its address as launched, its threads per

@@ -2,17 +2,22 @@
  * (ring_pipeline.cu): issue_ring only, with exactly `streams` buffers of x, y and out, each of
  * the largest chunk's size (so that compute-sanitizer's memcheck sees any overrun), poisoned
  * before each run, on shapes drawn from the seed; every output element checked exactly. Case
- * "overlap" issues 16 to 32 chunks on 3 to 6 streams while a grader kernel holds every SM
- * (rig_issue_with_sms_held): the copies go on, the kernels wait, so a buffer that two streams
- * share is overwritten before the kernel that still has to read it runs, for certain. That
- * case is the exercise's lesson (a failure caps the grade, CMakeLists.txt), as is the speed
- * (the ring's point is overlap). Then
+ * "overlap" first records issue_ring stream by stream (stream capture: the calls are kept as a
+ * graph per stream, nothing runs) and checks that each device buffer is copied to or from by
+ * one stream only: a buffer that two streams share is a race whether or not this GPU's copy
+ * engines happen to order it (on an H100 they did: the output alone missed it). Then it issues
+ * 16 to 32 chunks on 3 to 6 streams while a grader kernel holds every SM
+ * (rig_issue_with_sms_held), so that the copies go on while the kernels wait. That case is the
+ * exercise's lesson (a failure caps the grade, CMakeLists.txt), as is the speed (the ring's
+ * point is overlap). Then
  * --speed as ex06.1: the chapter's benchmark shape against the copy-in alone, bar 0.50 (the
  * reasons are in tests/grade_ex1_pipeline.cu: buffers reused in stream order cost nothing). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grade_streams.h"
+#include "kernels.h"
 #include "ring_pipeline.h"
 #include "tutorial.h"
 
@@ -63,6 +68,76 @@ static void ring_destroy(ring_rig *rr)
 
 static void issue_student(void *p) { issue_ring(&((const ring_rig *)p)->ring); }
 
+/* Which buffer of the ring holds address p: 3 * s + 0, 1, 2 for stream s's x, y, out; -1 for
+ * none (host memory). */
+static int ring_buffer_of(const ring_rig *rr, const void *p)
+{
+    const size_t bytes = rr->ring.capacity * sizeof(int32_t);
+    for (int s = 0; s < rr->ring.streams; ++s) {
+        const int32_t *const set[3] = {rr->d_x[s], rr->d_y[s], rr->d_out[s]};
+        for (int k = 0; k < 3; ++k) {
+            const char *base = (const char *)set[k];
+            if ((const char *)p >= base && (const char *)p < base + bytes)
+                return 3 * s + k;
+        }
+    }
+    return -1;
+}
+
+/* Records issue_ring with every stream in capture mode (cudaStreamBeginCapture: the calls are
+ * kept as one graph per stream instead of running), then reads each graph's copies: 1 if each
+ * device buffer is copied to or from by one stream only, as ring_pipeline.h asks. */
+static int check_buffer_owners(ring_rig *rr)
+{
+    ring_pipeline *ring = &rr->ring;
+    chunk_kernels_configure(); /* its queries before the capture, not during it */
+    printf("recording issue_ring stream by stream (stream capture: a synchronisation inside "
+           "issue_ring is an error here, as the exercise asks for none)\n");
+    for (int s = 0; s < ring->streams; ++s)
+        CUDA_CHECK(cudaStreamBeginCapture(ring->stream[s], cudaStreamCaptureModeRelaxed));
+    issue_ring(ring);
+    int owner[3 * STREAMS_MAX_STREAMS];
+    for (int b = 0; b < 3 * ring->streams; ++b)
+        owner[b] = -1;
+    static const char *const names[3] = {"d_x", "d_y", "d_out"};
+    int shared = 0;
+    for (int s = 0; s < ring->streams; ++s) {
+        cudaGraph_t graph = NULL;
+        CUDA_CHECK(cudaStreamEndCapture(ring->stream[s], &graph));
+        size_t count = 0;
+        CUDA_CHECK(cudaGraphGetNodes(graph, NULL, &count));
+        cudaGraphNode_t *nodes =
+            (cudaGraphNode_t *)tut_host_alloc((count ? count : 1) * sizeof *nodes, "graph nodes");
+        CUDA_CHECK(cudaGraphGetNodes(graph, nodes, &count));
+        for (size_t i = 0; i < count; ++i) {
+            enum cudaGraphNodeType type;
+            CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &type));
+            if (type != cudaGraphNodeTypeMemcpy)
+                continue;
+            struct cudaMemcpy3DParms copy;
+            CUDA_CHECK(cudaGraphMemcpyNodeGetParams(nodes[i], &copy));
+            const void *ends[2] = {(const char *)copy.srcPtr.ptr + copy.srcPos.x,
+                                   (const char *)copy.dstPtr.ptr + copy.dstPos.x};
+            for (int e = 0; e < 2; ++e) {
+                const int b = ring_buffer_of(rr, ends[e]);
+                if (b < 0 || owner[b] == s)
+                    continue;
+                if (owner[b] < 0)
+                    owner[b] = s;
+                else if (shared++ < 3)
+                    printf("  %s[%d] is copied by stream %d and by stream %d: one stream's copy "
+                           "can overwrite it while the other's kernel still needs it\n",
+                           names[b % 3], b / 3, owner[b], s);
+            }
+        }
+        free(nodes);
+        CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+    printf("check   issue_ring: each device buffer copied by one stream only: %s\n",
+           shared ? "MISMATCH (ring_pipeline.h: buffer s belongs to stream s)" : "ok");
+    return shared == 0;
+}
+
 static int run_case(tut_grader *g, const char *name)
 {
     rig_shape s;
@@ -71,12 +146,14 @@ static int run_case(tut_grader *g, const char *name)
     rig_create(&r, s.n, s.streams, s.work, g->seed);
     ring_rig rr;
     ring_create(&rr, &r, s.chunks);
+    const int overlap = strcmp(name, "overlap") == 0;
+    const int owners_ok = overlap ? check_buffer_owners(&rr) : 1;
     rig_poison(&r);
-    if (strcmp(name, "overlap") == 0)
+    if (overlap)
         rig_issue_with_sms_held(&r, issue_student, &rr);
     else
         issue_ring(&rr.ring);
-    const int ok = rig_check(&r, "  issue_ring: the output");
+    const int ok = rig_check(&r, "  issue_ring: the output") & owners_ok;
     ring_destroy(&rr);
     rig_destroy(&r);
     return ok;
