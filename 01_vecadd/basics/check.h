@@ -1,5 +1,6 @@
-/* check.h: CHECK(call), the error check of the basics programs (docs/00_basics.md, section 7).
- * first_kernel.cu writes the same macro out in full; the other programs include it from here.
+/* check.h: CHECK(call), the error check of the basics programs (docs/00_basics.md, section 7),
+ * and skip_without_gpu(). first_kernel.cu writes both out in full; the other programs include
+ * them from here.
  * A failed call prints the call, the file and line, and the error, then exits 1; a build without
  * code for this GPU exits 77 (skipped) with a message. */
 #ifndef BASICS_CHECK_H
@@ -20,5 +21,15 @@
             exit(1);                                                                      \
         }                                                                                 \
     } while (0)
+
+/* A machine without a CUDA GPU (or without a driver) skips: SKIPPED and exit 77 (ctest's skip). */
+static void skip_without_gpu(void)
+{
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        printf("SKIPPED: no CUDA GPU\n");
+        exit(77);
+    }
+}
 
 #endif

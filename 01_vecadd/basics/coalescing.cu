@@ -13,7 +13,7 @@
 
 #include "commit.h" /* TUT_GIT_COMMIT: the commit built, written by the build for the CSV */
 
-#include "check.h" /* CHECK(call): the error check that first_kernel.cu writes out */
+#include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
 #define RUNS 9
 
@@ -91,11 +91,7 @@ int main(int argc, char **argv)
             return strcmp(argv[a], "--help") == 0 ? 0 : 2;
         }
     }
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
-        return 77;
-    }
+    skip_without_gpu();
     const size_t bytes = (size_t)n * sizeof(float);
     float *in = (float *)malloc(bytes), *out = (float *)malloc(bytes), *d_in, *d_out;
     srand(1);

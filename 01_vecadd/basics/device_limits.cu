@@ -14,7 +14,7 @@
 
 #include "commit.h" /* TUT_GIT_COMMIT: the commit built, written by the build for the CSV */
 
-#include "check.h" /* CHECK(call): the error check that first_kernel.cu writes out */
+#include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
 __global__ void empty_kernel(void) {}
 
@@ -49,11 +49,7 @@ int main(int argc, char **argv)
             return strcmp(argv[a], "--help") == 0 ? 0 : 2;
         }
     }
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
-        return 77;
-    }
+    skip_without_gpu();
     cudaDeviceProp p;
     CHECK(cudaGetDeviceProperties(&p, 0));
     const struct { const char *quantity; double value; const char *unit, *cuda_name; } rows[] = {

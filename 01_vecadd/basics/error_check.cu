@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* CHECK stops at the first error; here we also need to look at an error without stopping. */
-#include "check.h" /* CHECK(call): the error check that first_kernel.cu writes out */
+#include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
 __global__ void fill_kernel(int *out, int n)
 {
@@ -35,11 +35,7 @@ static int expect(const char *what, cudaError_t got, cudaError_t want)
 
 int main(void)
 {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
-        return 77;
-    }
+    skip_without_gpu();
     cudaDeviceProp p;
     CHECK(cudaGetDeviceProperties(&p, 0));
     const int n = 1000;

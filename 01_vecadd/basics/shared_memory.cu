@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "check.h" /* CHECK(call): the error check that first_kernel.cu writes out */
+#include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
 #define BLOCK 256
 
@@ -28,11 +28,7 @@ __global__ void reverse_pieces_kernel(const float *in, float *out, int n)
 
 int main(void)
 {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
-        return 77;
-    }
+    skip_without_gpu();
     const int n = 100003; /* 390 full pieces of 256 and one of 163 */
     const size_t bytes = n * sizeof(float);
     float *in = (float *)malloc(bytes), *out = (float *)malloc(bytes), *d_in, *d_out;

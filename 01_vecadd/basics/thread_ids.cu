@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h" /* CHECK(call): the error check that first_kernel.cu writes out */
+#include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
 __global__ void print_ids_1d(void)
 {
@@ -61,11 +61,7 @@ static int check_2d(int width, int height, int block)
 
 int main(void)
 {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
-        return 77;
-    }
+    skip_without_gpu();
     printf("1D: print_ids_1d<<<2, 4>>>() (the lines may come in any order)\n");
     print_ids_1d<<<2, 4>>>();
     CHECK(cudaGetLastError());

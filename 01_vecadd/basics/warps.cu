@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "check.h" /* CHECK(call): the error check that first_kernel.cu writes out */
+#include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
 #define THREADS 64
 
@@ -36,11 +36,7 @@ __global__ void warp_kernel(struct record *out)
 
 int main(void)
 {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
-        return 77;
-    }
+    skip_without_gpu();
     struct record h[THREADS], *d;
     CHECK(cudaMalloc(&d, sizeof h));
     warp_kernel<<<1, THREADS>>>(d);
