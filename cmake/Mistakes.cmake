@@ -168,9 +168,6 @@ function(tutorial_manifest_exercise)
   cmake_parse_arguments(X "" "ID;CHAPTER;TITLE;SOURCES;SPEED;PREDICTION"
                         "CASES;SANITIZE;SANITIZE_CASES;CPU_CASES;LESSON" ${ARGN})
   set(M_IDS ${M_IDS} ${X_ID} PARENT_SCOPE)
-  if(X_SANITIZE AND NOT X_SANITIZE_CASES)
-    list(GET X_CASES 0 X_SANITIZE_CASES) # before SANITIZE_CASES existed: the first case
-  endif()
   foreach(field CHAPTER TITLE SOURCES CASES SANITIZE SANITIZE_CASES CPU_CASES LESSON SPEED
                 PREDICTION)
     set(M_${X_ID}_${field} "${X_${field}}" PARENT_SCOPE)
@@ -181,21 +178,48 @@ macro(_mistake_read_manifest manifest)
   include(${manifest})
 endmacro()
 
-# The tests an exercise has, as suffixes of <ID>. (what `# expect:` may name).
-function(_mistake_test_suffixes id out)
-  set(suffixes ${M_${id}_CASES})
-  foreach(case IN LISTS M_${id}_SANITIZE_CASES)
-    foreach(tool IN LISTS M_${id}_SANITIZE)
+# The tests an exercise has, as suffixes of <ID>.: its cases, <case>.<tool> for each sanitized
+# case, speed, prediction (tutorial_exercise's LESSON and a corpus entry's `# expect:` name them).
+function(_tutorial_test_suffixes out cases sanitize_cases tools speed prediction)
+  set(suffixes ${cases})
+  foreach(case IN LISTS sanitize_cases)
+    foreach(tool IN LISTS tools)
       list(APPEND suffixes ${case}.${tool})
     endforeach()
   endforeach()
-  if(M_${id}_SPEED)
+  if(speed)
     list(APPEND suffixes speed)
   endif()
-  if(M_${id}_PREDICTION)
+  if(prediction)
     list(APPEND suffixes prediction)
   endif()
   set(${out} ${suffixes} PARENT_SCOPE)
+endfunction()
+function(_mistake_test_suffixes id out)
+  _tutorial_test_suffixes(suffixes "${M_${id}_CASES}" "${M_${id}_SANITIZE_CASES}"
+                          "${M_${id}_SANITIZE}" "${M_${id}_SPEED}" "${M_${id}_PREDICTION}")
+  set(${out} ${suffixes} PARENT_SCOPE)
+endfunction()
+
+# The file a solutions build grades a prediction against: the answer in tests/answers/ where the
+# chapter has one, else the file PREDICTION names.
+function(_tutorial_prediction_file out chapter_dir prediction)
+  get_filename_component(base ${prediction} NAME)
+  if(EXISTS ${chapter_dir}/tests/answers/${base})
+    set(${out} ${chapter_dir}/tests/answers/${base} PARENT_SCOPE)
+  else()
+    set(${out} ${chapter_dir}/${prediction} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Copies target properties from one target to another (the real grader's to the corpus's).
+function(_mistake_copy_props from to)
+  foreach(prop IN LISTS ARGN)
+    get_target_property(value ${from} ${prop})
+    if(NOT value STREQUAL "value-NOTFOUND")
+      set_property(TARGET ${to} PROPERTY ${prop} "${value}")
+    endif()
+  endforeach()
 endfunction()
 
 # Checks every entry of a chapter folder against the manifest: header, names, and the diff
@@ -326,13 +350,9 @@ function(tutorial_mistakes)
         endif()
       endforeach()
       add_library(${common} OBJECT ${grader_sources})
-      foreach(prop COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES LINK_LIBRARIES
-                   COMPILE_FEATURES CUDA_ARCHITECTURES CUDA_SEPARABLE_COMPILATION)
-        get_target_property(value ${real} ${prop})
-        if(NOT value STREQUAL "value-NOTFOUND")
-          set_property(TARGET ${common} PROPERTY ${prop} "${value}")
-        endif()
-      endforeach()
+      _mistake_copy_props(${real} ${common} COMPILE_OPTIONS COMPILE_DEFINITIONS
+                          INCLUDE_DIRECTORIES LINK_LIBRARIES COMPILE_FEATURES CUDA_ARCHITECTURES
+                          CUDA_SEPARABLE_COMPILATION)
     endif()
     # The entry's grader: the patched copies in place of their solutions.
     set(sources $<TARGET_OBJECTS:${common}>)
@@ -344,13 +364,9 @@ function(tutorial_mistakes)
       endif()
     endforeach()
     add_executable(${target} ${sources})
-    foreach(prop COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES LINK_LIBRARIES
-                 LINK_OPTIONS COMPILE_FEATURES CUDA_ARCHITECTURES CUDA_SEPARABLE_COMPILATION)
-      get_target_property(value ${real} ${prop})
-      if(NOT value STREQUAL "value-NOTFOUND")
-        set_property(TARGET ${target} PROPERTY ${prop} "${value}")
-      endif()
-    endforeach()
+    _mistake_copy_props(${real} ${target} COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES
+                        LINK_LIBRARIES LINK_OPTIONS COMPILE_FEATURES CUDA_ARCHITECTURES
+                        CUDA_SEPARABLE_COMPILATION)
     set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${work}/${E_NAME})
     add_dependencies(mistake_graders ${target})
     # `cmake --build <dir> --target mistake.<name>`: the grade report's reproduce line for a
@@ -360,11 +376,7 @@ function(tutorial_mistakes)
     # The exercise's tests, under the entry's name (as tutorial_exercise declares them).
     set(prediction "")
     if(M_${id}_PREDICTION)
-      get_filename_component(base ${M_${id}_PREDICTION} NAME)
-      set(prediction ${CMAKE_CURRENT_SOURCE_DIR}/${M_${id}_PREDICTION})
-      if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
-        set(prediction ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
-      endif()
+      _tutorial_prediction_file(prediction ${CMAKE_CURRENT_SOURCE_DIR} ${M_${id}_PREDICTION})
     endif()
     set(speed 0)
     if(M_${id}_SPEED)
@@ -372,7 +384,7 @@ function(tutorial_mistakes)
     endif()
     _tutorial_grader_tests(${entry} ${target} "${M_${id}_CASES}" "${M_${id}_CPU_CASES}"
                            "${M_${id}_SANITIZE}" "${M_${id}_SANITIZE_CASES}" ${speed}
-                           "${prediction}" "mistake;${entry}")
+                           "${prediction}" "mistake;${entry}" "")
     # What the chapter set on the real tests after declaring them (time limit, serial), too.
     get_property(tests DIRECTORY PROPERTY TESTS)
     foreach(test IN LISTS tests)

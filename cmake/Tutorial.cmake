@@ -224,7 +224,8 @@ endfunction()
 #                                                              #     the first GPU case)
 #                     [SPEED]                                  # test <ID>.speed: --speed, serial
 #                     [PREDICTION ex01_prediction.txt]         # test <ID>.prediction
-#                     [LESSON tile_edges.racecheck speed])     # <ID>.<suffix>: what it teaches
+#                     [LESSON tile_edges.racecheck speed]      # <ID>.<suffix>: what it teaches
+#                     [SERIAL_CASES one])                      # of CASES: alone on the GPU
 #
 # builds grade_exNN_k from the grader and the student's files (in exercise mode the exercise/
 # skeletons, as tutorial_program does), labels every test `exercise` and <ID> (and `gpu`, or
@@ -263,9 +264,8 @@ if(NOT TARGET tutorial_graders)
 endif()
 
 function(tutorial_exercise)
-  cmake_parse_arguments(E "SPEED" "ID;TITLE;PREDICTION"
-                        "SOURCES;GRADER;LIBRARIES;CASES;CPU_CASES;SANITIZE;SANITIZE_CASES;LESSON"
-                        ${ARGN})
+  set(lists SOURCES GRADER LIBRARIES CASES CPU_CASES SANITIZE SANITIZE_CASES LESSON SERIAL_CASES)
+  cmake_parse_arguments(E "SPEED" "ID;TITLE;PREDICTION" "${lists}" ${ARGN})
   _tutorial_chapter(chapter)
   if(E_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tutorial_exercise(${E_ID}): unknown arguments: ${E_UNPARSED_ARGUMENTS}")
@@ -279,10 +279,12 @@ function(tutorial_exercise)
   if(E_TITLE MATCHES "[]\\[\"]")
     message(FATAL_ERROR "tutorial_exercise(${E_ID}): no brackets or quotes in TITLE")
   endif()
-  foreach(case IN LISTS E_CPU_CASES)
-    if(NOT case IN_LIST E_CASES)
-      message(FATAL_ERROR "tutorial_exercise(${E_ID}): CPU_CASES '${case}' is not one of CASES")
-    endif()
+  foreach(kind CPU_CASES SERIAL_CASES)
+    foreach(case IN LISTS E_${kind})
+      if(NOT case IN_LIST E_CASES)
+        message(FATAL_ERROR "tutorial_exercise(${E_ID}): ${kind} '${case}' is not one of CASES")
+      endif()
+    endforeach()
   endforeach()
   # The sanitizer's cases: those named, else the first case that runs on the GPU.
   set(sanitize_cases)
@@ -310,18 +312,8 @@ function(tutorial_exercise)
     endif()
   endforeach()
   # Every LESSON suffix must name one of the exercise's tests.
-  set(suffixes ${E_CASES})
-  foreach(case IN LISTS sanitize_cases)
-    foreach(tool IN LISTS E_SANITIZE)
-      list(APPEND suffixes ${case}.${tool})
-    endforeach()
-  endforeach()
-  if(E_SPEED)
-    list(APPEND suffixes speed)
-  endif()
-  if(E_PREDICTION)
-    list(APPEND suffixes prediction)
-  endif()
+  _tutorial_test_suffixes(suffixes "${E_CASES}" "${sanitize_cases}" "${E_SANITIZE}" "${E_SPEED}"
+                          "${E_PREDICTION}")
   foreach(lesson IN LISTS E_LESSON)
     if(NOT lesson IN_LIST suffixes)
       string(REPLACE ";" " " known "${suffixes}")
@@ -343,10 +335,8 @@ function(tutorial_exercise)
     get_filename_component(base ${E_PREDICTION} NAME)
     if(TUTORIAL_EXERCISES)
       set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/exercise/${base})
-    elseif(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
-      set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/tests/answers/${base})
     else()
-      set(prediction_file ${CMAKE_CURRENT_SOURCE_DIR}/${E_PREDICTION})
+      _tutorial_prediction_file(prediction_file ${CMAKE_CURRENT_SOURCE_DIR} ${E_PREDICTION})
     endif()
   endif()
   set(speed 0)
@@ -354,7 +344,8 @@ function(tutorial_exercise)
     set(speed 1)
   endif()
   _tutorial_grader_tests(${E_ID} ${target} "${E_CASES}" "${E_CPU_CASES}" "${E_SANITIZE}"
-                         "${sanitize_cases}" ${speed} "${prediction_file}" "exercise;${E_ID}")
+                         "${sanitize_cases}" ${speed} "${prediction_file}" "exercise;${E_ID}"
+                         "${E_SERIAL_CASES}")
 
   # `cmake --build <dir> --target ex01.2`: build this grader (a compile error stops here, with
   # the compiler's message), then run its tests and print its line of the report.
@@ -371,20 +362,26 @@ function(tutorial_exercise)
 endfunction()
 
 # A grader's tests, named <name>.<case>, <name>.<case>.<tool>, <name>.speed, <name>.prediction
-# (tutorial_exercise's, and the corpus's copies of them in cmake/Mistakes.cmake).
+# (tutorial_exercise's, and the corpus's copies of them in cmake/Mistakes.cmake, which copies
+# RUN_SERIAL and the other properties from the real tests). serial_cases: the cases that run alone
+# on the GPU (a case whose check needs no other kernel between the grader's and the student's).
 function(_tutorial_grader_tests name target cases cpu_cases tools sanitize_cases speed
-                                prediction_file labels)
+                                prediction_file labels serial_cases)
   foreach(case IN LISTS cases)
     set(sanitize)
     if(case IN_LIST sanitize_cases)
       set(sanitize ${tools})
     endif()
+    set(serial)
+    if(case IN_LIST serial_cases)
+      set(serial SERIAL)
+    endif()
     if(case IN_LIST cpu_cases)
       tutorial_test(NAME ${name}.${case} COMMAND ${target} --case ${case} --no-gpu
-                    LABELS ${labels} TIMEOUT 120)
+                    LABELS ${labels} TIMEOUT 120 ${serial})
     else()
       tutorial_test(NAME ${name}.${case} COMMAND ${target} --case ${case} GPU
-                    LABELS ${labels} TIMEOUT 120 SANITIZE ${sanitize})
+                    LABELS ${labels} TIMEOUT 120 SANITIZE ${sanitize} ${serial})
     endif()
     foreach(tool IN LISTS sanitize)
       set_property(TEST ${name}.${case}.${tool} APPEND PROPERTY LABELS ${labels})
