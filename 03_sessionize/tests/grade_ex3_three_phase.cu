@@ -68,9 +68,8 @@ static int case_long_session(tut_grader *g)
  * events' worth, as a few kilobytes): tile maxima drawn from the seed, sparse, so that long runs
  * of tiles without a start cross the rounds' edges (the first tile of rounds 1 and 2 has none);
  * every carry against the CPU's. The sanitizers run it too: reusing the scan's shared memory in
- * the next round before every thread is done with it is a race that only a second round has. */
-__global__ void tile_carry_kernel(const int64_t *__restrict__ tile_latest, int64_t tiles,
-                                  int64_t *__restrict__ carry);
+ * the next round before every thread is done with it is a race that only a second round has
+ * (tile_carry_kernel: scan_three_phase.h). */
 
 static int case_carry_rounds(tut_grader *g)
 {

@@ -137,6 +137,7 @@ static int size_in(tut_grader *g, int lo, int hi) { return (int)tut_grader_size(
 int grade_matmul_case(tut_grader *g, const graded_matmul *k, const char *case_name)
 {
     int ok = 1;
+    const int pad_unit = k->pad > 1 ? k->pad : 1; /* N and K padded to multiples of this */
     if (strcmp(case_name, "one") == 0) {
         /* Dimensions of 1: one element, one dot product, an outer product, one row. */
         ok &= run_problem(g, k, 1, 1, 1, 0);
@@ -161,21 +162,19 @@ int grade_matmul_case(tut_grader *g, const graded_matmul *k, const char *case_na
          * between two strips' tiles and every bounds check is needed. First dense rows (a load
          * past the last row's end leaves the allocation: memcheck), then longer ones (it reads
          * the NaN past each row's end: the result). */
-        const int unit = k->pad > 1 ? k->pad : 1;
         for (int p = 0; p < 2; ++p)
             ok &= run_problem(g, k, k->tile_m * size_in(g, 2, 3) + size_in(g, 1, k->tile_m - 1),
-                              k->tile_n * size_in(g, 2, 3) + size_in(g, 1, k->tile_n - unit),
-                              k->tile_k * size_in(g, 3, 5) + size_in(g, 1, k->tile_k - unit),
-                              p * unit);
+                              k->tile_n * size_in(g, 2, 3) + size_in(g, 1, k->tile_n - pad_unit),
+                              k->tile_k * size_in(g, 3, 5) + size_in(g, 1, k->tile_k - pad_unit),
+                              p * pad_unit);
     } else if (strcmp(case_name, "random") == 0) {
         /* Any size, leading dimensions longer than the rows (as a sub-matrix has: a kernel that
          * takes K for lda fails), a tall and a wide matrix. */
-        const int extra_unit = k->pad > 1 ? k->pad : 1;
         for (int p = 0; p < 2; ++p)
             ok &= run_problem(g, k, size_in(g, 1, 600), size_in(g, 1, 600), size_in(g, 1, 600),
-                              extra_unit * size_in(g, 1, 3));
+                              pad_unit * size_in(g, 1, 3));
         ok &= run_problem(g, k, size_in(g, 1000, 3000), size_in(g, 1, 9), size_in(g, 1, 40),
-                          extra_unit);
+                          pad_unit);
         ok &= run_problem(g, k, size_in(g, 1, 9), size_in(g, 1000, 3000), size_in(g, 1, 40), 0);
     } else {
         fprintf(stderr, "grade_matmul: no case '%s'\n", case_name);
