@@ -8,17 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every CUDA call returns an error code; a failed call prints itself and ends the program. */
-static void check(cudaError_t err, const char *call, int line)
-{
-    if (err == cudaSuccess) return;
-    int skip = err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
-               err == cudaErrorNoKernelImageForDevice; /* no GPU, or no code for it: a skip */
-    fprintf(stderr, "%splain_vecadd.cu:%d: %s: %s\n", skip ? "SKIPPED (no usable GPU): " : "", line,
-            call, cudaGetErrorString(err));
-    exit(skip ? 77 : 1);
-}
-#define CHECK(call) check((call), #call, __LINE__)
+/* CHECK(call) and skip_without_gpu(): the error check and the skip of docs/00_basics.md, one
+ * definition for every basics and plain program. */
+#include "basics/check.h"
 
 /* One thread per element; the grid is whole blocks, so the threads past n do nothing. */
 __global__ void vecadd(const double *a, const double *b, double *c, int n)
@@ -40,6 +32,7 @@ int main(int argc, char **argv)
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
+    skip_without_gpu(); /* after the arguments: bad usage is refused even without a GPU */
     size_t bytes = n * sizeof(double);
     double *a = (double *)malloc(bytes), *b = (double *)malloc(bytes), *c = (double *)malloc(bytes);
     if (!a || !b || !c) { fprintf(stderr, "out of host memory\n"); return 1; }
@@ -50,6 +43,8 @@ int main(int argc, char **argv)
     }
 
     double *d_a, *d_b, *d_c;
+    /* cudaMalloc(void **p, size) writes the GPU address into *p. nvcc compiles .cu files as C++,
+     * and cuda_runtime.h adds a template for any T **, so &d_a (a double **) needs no cast. */
     CHECK(cudaMalloc(&d_a, bytes)); /* memory on the GPU: d_ for device */
     CHECK(cudaMalloc(&d_b, bytes));
     CHECK(cudaMalloc(&d_c, bytes));
@@ -82,6 +77,7 @@ int main(int argc, char **argv)
     printf("kernel: %.4f ms, %.1f GB/s (24 bytes moved per element)\n", ms,
            3.0 * bytes / (ms * 1e6));
     printf("%ld of %ld elements wrong\n%s\n", wrong, n, wrong ? "FAIL" : "PASS");
+    CHECK(cudaEventDestroy(start)); CHECK(cudaEventDestroy(stop));
     CHECK(cudaFree(d_a)); CHECK(cudaFree(d_b)); CHECK(cudaFree(d_c));
     free(a); free(b); free(c);
     return wrong ? 1 : 0;

@@ -119,7 +119,7 @@ static int check_f32(int variant, const float *d_a, const float *d_b, float *d_c
 
 /* ---------------------------------------------------------------- 1. the document's example */
 
-static int seed_example_f64(size_t n, tut_rng *rng)
+static int document_example_f64(size_t n, tut_rng *rng)
 {
     const size_t bytes = tut_bytes(n, sizeof(double), "vectors");
     double *a = (double *)tut_host_alloc(bytes, "a"), *b = (double *)tut_host_alloc(bytes, "b");
@@ -408,7 +408,7 @@ int main(int argc, char **argv)
     tut_rng_seed(&rng, o.seed);
     int ok = 1;
     if (o.precision != PRECISION_F32)
-        ok &= seed_example_f64((size_t)o.n, &rng);
+        ok &= document_example_f64((size_t)o.n, &rng);
     if (o.precision != PRECISION_F64 || o.bench)
         ok &= float_kernels(&o, &rng);
     return tut_finish(ok);

@@ -39,8 +39,8 @@ typedef struct {
 } options;
 
 /* The Numba original's answer for the document's problem (H200, see docs/02_heat1d.md). */
-#define SEED_MAX 56.41825312220419
-#define SEED_ARGMAX 500
+#define DOC_MAX 56.41825312220419
+#define DOC_ARGMAX 500
 
 /* ---------------------------------------------------------------- running one variant */
 
@@ -204,10 +204,10 @@ static int solve_problem(const options *o, int sweep, const char *csv_name)
     int ok = 1;
     /* The document's problem has a known answer: the Numba original's. */
     if (o->init == INIT_SPIKE && n == 1001 && o->steps == 10000 && o->k == 0.25) {
-        ok &= tut_check_scalar("max vs the Numba original", want[peak], SEED_MAX, 0.0, 1e-15);
-        if (peak != SEED_ARGMAX) {
+        ok &= tut_check_scalar("max vs the Numba original", want[peak], DOC_MAX, 0.0, 1e-15);
+        if (peak != DOC_ARGMAX) {
             printf("the maximum is at index %zu, not %d as in the Numba original\n", peak,
-                   SEED_ARGMAX);
+                   DOC_ARGMAX);
             ok = 0;
         }
     }
@@ -584,7 +584,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    int ok = solve_problem(&o, o.bench, o.bench ? "seed_timings.csv" : "timings.csv");
+    int ok = solve_problem(&o, o.bench, o.bench ? "document_timings.csv" : "timings.csv");
     if (o.bench)
         ok &= large_rod(&o);
     return tut_finish(ok);

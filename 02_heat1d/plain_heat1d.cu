@@ -10,16 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check(cudaError_t err, const char *call, int line)
-{
-    if (err == cudaSuccess) return;
-    int skip = err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
-               err == cudaErrorNoKernelImageForDevice; /* no GPU, or no code for it: a skip */
-    fprintf(stderr, "%splain_heat1d.cu:%d: %s: %s\n", skip ? "SKIPPED (no usable GPU): " : "", line,
-            call, cudaGetErrorString(err));
-    exit(skip ? 77 : 1);
-}
-#define CHECK(call) check((call), #call, __LINE__)
+/* CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition). */
+#include "../01_vecadd/basics/check.h"
 
 /* One point, one step: it moves towards the mean of its neighbours; beyond a wall reads 0. */
 __host__ __device__ double heat_point(const double *u, int i, int n, double k)
@@ -48,6 +40,7 @@ int main(int argc, char **argv)
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
+    skip_without_gpu(); /* after the arguments: bad usage is refused even without a GPU */
     size_t bytes = n * sizeof(double);
     double *host = (double *)calloc(3 * n, sizeof(double)), *u = host, *v = host + n;
     double *gpu = host + 2 * n;
@@ -92,6 +85,7 @@ int main(int argc, char **argv)
            threads, steps ? 1e3 * ms / steps : 0.0);
     printf("max %.10f at index %ld\n%ld of %ld points wrong\n%s\n", gpu[hottest], hottest, wrong,
            n, wrong ? "FAIL" : "PASS");
+    CHECK(cudaEventDestroy(start)); CHECK(cudaEventDestroy(stop));
     CHECK(cudaFree(d_u)); CHECK(cudaFree(d_v));
     free(host);
     return wrong ? 1 : 0;

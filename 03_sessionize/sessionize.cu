@@ -24,10 +24,10 @@ static const session_variant *const all_variants[] = {&cooperative_variant, &cub
 #define VARIANT_CHOICES "all|cooperative|cub|chained|single_pass"
 
 static unsigned long long opt_n = 1000003;
-static long long opt_timeout = SEED_TIMEOUT;
+static long long opt_timeout = DOC_TIMEOUT;
 static long long opt_seed = (long long)TUT_DEFAULT_SEED;
 static int opt_variant = 0, opt_shape = 0, opt_shuffle = 0, opt_cpu_only = 0, opt_bench = 0;
-static int opt_skip_seed = 0;
+static int opt_skip_document = 0;
 #define DEFAULT_BENCH_MAX 100000000ull
 static unsigned long long opt_bench_max = DEFAULT_BENCH_MAX;
 static const char *opt_input = NULL, *opt_output = NULL, *opt_outdir = NULL;
@@ -116,27 +116,27 @@ static int label_on_gpu(int64_t *user, int64_t *ts, size_t n, const char *what,
 
 /* The document's example, in its own order (its user 4 goes back in time once, which its labels
  * treat as "no timeout"), then the same events sorted. */
-static int seed_demo(void)
+static int document_demo(void)
 {
-    int64_t user[SEED_EVENT_COUNT], ts[SEED_EVENT_COUNT], got[SEED_EVENT_COUNT];
-    const size_t n = SEED_EVENT_COUNT;
+    int64_t user[DOC_EVENT_COUNT], ts[DOC_EVENT_COUNT], got[DOC_EVENT_COUNT];
+    const size_t n = DOC_EVENT_COUNT;
     const size_t bytes = sizeof user;
-    memcpy(user, seed_user, bytes);
-    memcpy(ts, seed_ts, bytes);
+    memcpy(user, doc_user, bytes);
+    memcpy(ts, doc_ts, bytes);
     printf("The document's %zu events, timeout %d, labelled in the document's order:\n", n,
-           SEED_TIMEOUT);
+           DOC_TIMEOUT);
     int64_t *d_user = (int64_t *)tut_device_alloc(bytes, "user ids");
     int64_t *d_ts = (int64_t *)tut_device_alloc(bytes, "timestamps");
     int64_t *d_label = (int64_t *)tut_device_alloc(bytes, "session ids");
     CUDA_CHECK(cudaMemcpy(d_user, user, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_ts, ts, bytes, cudaMemcpyHostToDevice));
-    session_job job = {d_user, d_ts, (int64_t)n, SEED_TIMEOUT, d_label, NULL};
+    session_job job = {d_user, d_ts, (int64_t)n, DOC_TIMEOUT, d_label, NULL};
     int ok = 1;
     for (int k = 0; k < TUT_COUNT(all_variants); ++k) {
         if (!variant_runs(k))
             continue;
         job.temp = tut_device_alloc(all_variants[k]->temp_bytes(job.n), "scan scratch");
-        ok &= run_and_check(all_variants[k], &job, seed_expected_label, got, "document's events");
+        ok &= run_and_check(all_variants[k], &job, doc_expected_label, got, "document's events");
         tut_device_free(job.temp);
     }
     print_labels("labels", got, n);
@@ -146,7 +146,7 @@ static int seed_demo(void)
 
     /* The input check would have caught the backwards step: show what sorting gives. */
     const int64_t saved_timeout = opt_timeout;
-    opt_timeout = SEED_TIMEOUT;
+    opt_timeout = DOC_TIMEOUT;
     ok &= label_on_gpu(user, ts, n, "the document's events", got);
     print_labels("sorted timestamps", ts, n);
     print_labels("labels", got, n);
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
          0, 0, "mixed|single"},
         {"--shuffle", TUT_OPT_FLAG, &opt_shuffle, "shuffle the random events (must be sorted)", 0,
          0, NULL},
-        {"--skip-seed", TUT_OPT_FLAG, &opt_skip_seed, "skip the document's example", 0, 0, NULL},
+        {"--skip-document", TUT_OPT_FLAG, &opt_skip_document, "skip the document's example", 0, 0, NULL},
         {"--input", TUT_OPT_STRING, &opt_input, "CSV file with header user_id,timestamp", 0, 0,
          NULL},
         {"--output", TUT_OPT_STRING, &opt_output, "write user_id,timestamp,session_id here", 0, 0,
@@ -268,8 +268,8 @@ int main(int argc, char **argv)
     print_launch_plans(variant_runs(0));
 
     int ok = 1;
-    if (!opt_skip_seed && !opt_input)
-        ok &= seed_demo();
+    if (!opt_skip_document && !opt_input)
+        ok &= document_demo();
 
     if (opt_bench) {
         /* The variants --variant selects that this GPU can run. */

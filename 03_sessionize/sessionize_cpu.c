@@ -8,19 +8,19 @@
 /* The document's data. Its timestamps were datetime64[ns] cast to int64 and its timeout 3600 was
  * meant as seconds: the comparison is on raw numbers, so we keep both raw. User 4's times go
  * backwards once (50001 then 15000): the document's labels treat that as "no timeout". */
-const int64_t seed_user[SEED_EVENT_COUNT] = {
+const int64_t doc_user[DOC_EVENT_COUNT] = {
     1, 1, 1, 1, 1, 1,
     2, 2, 2,
     3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
     4, 4, 4, 4, 4, 4, 4, 4, 4,
 };
-const int64_t seed_ts[SEED_EVENT_COUNT] = {
+const int64_t doc_ts[DOC_EVENT_COUNT] = {
     1, 2, 3, 5000, 5001, 5002,
     1, 2, 3,
     1, 2, 5000, 5001, 10000, 10001, 10002, 10003, 15000, 150001,
     1, 5000, 50001, 15000, 20000, 25000, 25001, 25002, 25003,
 };
-const int64_t seed_expected_label[SEED_EVENT_COUNT] = {
+const int64_t doc_expected_label[DOC_EVENT_COUNT] = {
     0, 0, 0, 3, 3, 3, 6, 6, 6, 9, 9, 11, 11, 13, 13, 13, 13, 17, 18, 19, 20, 21, 21, 23, 24, 24, 24, 24,
 };
 

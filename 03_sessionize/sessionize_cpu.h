@@ -11,11 +11,11 @@ extern "C" {
 #endif
 
 /* The document's 28 events (its data, in its order), its timeout and the labels it printed. */
-#define SEED_EVENT_COUNT 28
-#define SEED_TIMEOUT 3600
-extern const int64_t seed_user[SEED_EVENT_COUNT];
-extern const int64_t seed_ts[SEED_EVENT_COUNT];
-extern const int64_t seed_expected_label[SEED_EVENT_COUNT];
+#define DOC_EVENT_COUNT 28
+#define DOC_TIMEOUT 3600
+extern const int64_t doc_user[DOC_EVENT_COUNT];
+extern const int64_t doc_ts[DOC_EVENT_COUNT];
+extern const int64_t doc_expected_label[DOC_EVENT_COUNT];
 
 /* label[i] = index of the first event of event i's session. One pass, O(n). */
 void sessionize_cpu(const int64_t *user, const int64_t *ts, size_t n, int64_t timeout,

@@ -82,10 +82,10 @@ static void reference_cases(void)
         expect_labels("backwards step", u, t, 3, 3600, want);
     }
     {
-        int64_t got[SEED_EVENT_COUNT];
-        sessionize_cpu(seed_user, seed_ts, SEED_EVENT_COUNT, SEED_TIMEOUT, got);
-        if (!tut_check_i64("the document's 28 events", got, seed_expected_label,
-                           SEED_EVENT_COUNT))
+        int64_t got[DOC_EVENT_COUNT];
+        sessionize_cpu(doc_user, doc_ts, DOC_EVENT_COUNT, DOC_TIMEOUT, got);
+        if (!tut_check_i64("the document's 28 events", got, doc_expected_label,
+                           DOC_EVENT_COUNT))
             ++failures;
     }
     expect_true("gap_exceeds(INT64_MIN, INT64_MAX, INT64_MAX - 1)",
@@ -153,15 +153,15 @@ static void expect_csv_error(const char *dir, const char *file, const char *frag
 static void csv_cases(const char *dir)
 {
     char path[1024], err[512];
-    snprintf(path, sizeof path, "%s/seed_events.csv", dir);
+    snprintf(path, sizeof path, "%s/document_events.csv", dir);
     event_table t;
     if (read_events_csv(path, &t, err, sizeof err) != 0) {
-        printf("check CSV seed_events.csv: MISMATCH (%s)\n", err);
+        printf("check CSV document_events.csv: MISMATCH (%s)\n", err);
         ++failures;
     } else {
-        int ok = t.n == SEED_EVENT_COUNT;
-        ok = ok && tut_check_i64("CSV user_id", t.user, seed_user, SEED_EVENT_COUNT);
-        ok = ok && tut_check_i64("CSV timestamp", t.ts, seed_ts, SEED_EVENT_COUNT);
+        int ok = t.n == DOC_EVENT_COUNT;
+        ok = ok && tut_check_i64("CSV user_id", t.user, doc_user, DOC_EVENT_COUNT);
+        ok = ok && tut_check_i64("CSV timestamp", t.ts, doc_ts, DOC_EVENT_COUNT);
         if (!ok)
             ++failures;
         free_event_table(&t);

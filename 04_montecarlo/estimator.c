@@ -53,6 +53,117 @@ const char *mc_range_problem(mc_integrand which, double a, double b)
     return NULL;
 }
 
+/* The bias of float sampling for 1/x on [a, b] (same sign, 0 outside): the samples are
+ * x = fmaf(w, u, a) in float, with a and w = b - a rounded to float and u on a grid of steps
+ * 2^-23 (the bits and shifted uniforms; curand's is finer), so they integrate 1/x over the
+ * float range [a', a' + w'] on that grid instead of over [a, b]:
+ *   ends moved by rounding: |a' - a| / |a| + |a' + w' - b| / |b|;
+ *   the grid (a Riemann sum of step h = w 2^-23): h / 2 |1/a - 1/b|.
+ * Near the pole both grow like 1 / min(|a|, |b|): the ends, rounded to float steps of the width,
+ * may even reach 0 (1/x = inf), and the grid leaves out the last step before the pole. */
+static double ends_moved(double a, double b, double lo, double hi)
+{
+    if (lo * a <= 0.0 || hi * b <= 0.0)
+        return INFINITY; /* a float limit on 0 or past it */
+    return fabs(lo - a) / fabs(a) + fabs(hi - b) / fabs(b);
+}
+
+static double inv_sampling_bias(double a, double b)
+{
+    const float af = (float)a, wf = (float)(b - a);
+    /* curand and bits: x = a' + w' u; shifted: x = (a' - w') + w' u with u in [1, 2), its
+     * offset rounded to float once more (streams.h) */
+    const float offset = af - wf;
+    const double moved = fmax(ends_moved(a, b, af, (double)af + wf),
+                              ends_moved(a, b, (double)offset + wf, (double)offset + 2.0 * wf));
+    const double h = (double)wf * 0x1p-23;
+    return moved + 0.5 * h * fabs(1.0 / a - 1.0 / b);
+}
+
+/* The standard error of the estimate of the integral of 1/x over [a, b] from n samples. */
+static double inv_std_error(double a, double b, unsigned long long n)
+{
+    const double m = fmin(fabs(a), fabs(b)), big = fmax(fabs(a), fabs(b));
+    const double integral = log(big / m), w = big - m;
+    const double var = w * (1.0 / m - 1.0 / big) - integral * integral; /* w^2 Var f */
+    return sqrt(fmax(var, 0.0) / (double)n);
+}
+
+/* A bound of inv_sampling_bias that is smooth in the near limit m (the far one fixed), for the
+ * suggestion: each end moved by up to a float step of the larger of the far limit and the width
+ * (the shifted uniform rounds a - w too), and the grid. */
+static double inv_bias_bound(double m, double big)
+{
+    const double w = big - m;
+    return 2.0 * (big + w) * 0x1p-24 / m + 0.5 * w * 0x1p-23 * (1.0 / m - 1.0 / big);
+}
+
+static int inv_bound_fits(double m, double big, unsigned long long n)
+{
+    return inv_bias_bound(m, big) <= MC_SAMPLING_BIAS_SIGMAS * inv_std_error(m, big, n);
+}
+
+/* The smallest near limit m in [m0, big / 2] whose bound fits at n samples (0: none does). The
+ * ratio bias / error falls as m grows (both go like 1/m and 1/sqrt(m)) until the range gets
+ * narrow, where the error vanishes: so search up from m0 on a log grid, then bisect. */
+static double inv_nearest_limit(double m0, double big, unsigned long long n)
+{
+    const int steps = 400;
+    const double lo = log(m0), hi = log(0.5 * big);
+    double prev = lo;
+    for (int i = 0; i <= steps; ++i) {
+        const double t = lo + (hi - lo) * i / steps;
+        if (inv_bound_fits(exp(t), big, n)) {
+            double fail = prev, fit = t;
+            for (int k = 0; k < 60 && i > 0; ++k) {
+                const double mid = 0.5 * (fail + fit);
+                if (inv_bound_fits(exp(mid), big, n))
+                    fit = mid;
+                else
+                    fail = mid;
+            }
+            return exp(fit) * 1.001; /* printed with 3 digits: keep it on the safe side */
+        }
+        prev = t;
+    }
+    return 0.0;
+}
+
+int mc_sampling_problem(mc_integrand which, double a, double b, unsigned long long samples,
+                        char *why, size_t why_len)
+{
+    /* The other integrands are bounded on their ranges: the same rounding moves their
+     * integral by about 2^-23 of w max|f|, below their evaluation error (MC_EVAL_ULPS). */
+    if (which != MC_INV || mc_range_problem(which, a, b) || samples < 2)
+        return 0;
+    const double bias = inv_sampling_bias(a, b);
+    const double sigma = inv_std_error(a, b, samples);
+    if (bias <= MC_SAMPLING_BIAS_SIGMAS * sigma)
+        return 0;
+    /* What works: the nearest limit to 0 whose bias bound is within the allowance at this
+     * sample count, the far limit kept. */
+    const double big = fmax(fabs(a), fabs(b));
+    const double near = inv_nearest_limit(fmin(fabs(a), fabs(b)), big, samples);
+    char works[200];
+    if (near > 0.0)
+        snprintf(works, sizeof works, "with %llu samples and the far limit at %g, keep the near "
+                 "limit at |x| >= %.3g (%s %.3g)", samples, b < 0 ? a : b, near,
+                 b < 0 ? "--b" : "--a", b < 0 ? -near : near);
+    else
+        snprintf(works, sizeof works, "draw fewer samples, or keep 0 farther away");
+    if (isinf(bias))
+        snprintf(why, why_len, "float samples of [%g, %g] reach x = 0, where 1/x is infinite "
+                 "(the limits rounded to float: the near one is closer to 0 than half a float "
+                 "step of the width %g); %s", a, b, b - a, works);
+    else
+        snprintf(why, why_len, "float samples cannot integrate 1/x over [%g, %g] this close to "
+                 "the pole: their grid (steps of %.2g) and the limits rounded to float move the "
+                 "result by up to %.2g, %.1f standard errors at %llu samples (at most %.1f "
+                 "allowed); %s", a, b, (b - a) * 0x1p-23, bias, bias / sigma, samples,
+                 MC_SAMPLING_BIAS_SIGMAS, works);
+    return 1;
+}
+
 const char *mc_integrand_name(mc_integrand which)
 {
     static const char *names[] = {"inv", "square", "sin", "circle", "one"};

@@ -16,6 +16,7 @@
 #define MC_INTEGRANDS_H
 
 #include <math.h>
+#include <stddef.h>
 
 #ifdef __CUDACC__
 #define MC_HD __host__ __device__ __forceinline__
@@ -35,7 +36,10 @@ typedef enum {
 #ifdef __CUDA_ARCH__
 /* 1/x as one MUFU.RCP instruction: rcp.approx.ftz.f32, at most 1 ulp off (PTX ISA). The
  * __fdividef(1.0f, x) it replaces compiled (sm_90, CUDA 13.0) to five instructions, four of
- * them rescaling subnormal x, which cannot occur here: mc_range_problem keeps |x| >= 1e-6. */
+ * them rescaling subnormal x, which cannot occur here: mc_range_problem keeps |a|, |b| >= 1e-6
+ * and 0 outside [a, b], and mc_sampling_problem refuses a range whose float samples could
+ * reach 0 (the limits rounded to float within half a float step of the width from 0), so every
+ * sample lies on one side of 0, within a few float steps of [a, b]. */
 static __device__ __forceinline__ float mc_fast_rcp(float x)
 {
     float r;
@@ -85,6 +89,17 @@ double mc_exact(mc_integrand which, double a, double b);
  * range of 1/x, leaving [-1, 1] for the circle or [-pi, pi] for sin, where __sinf is accurate,
  * limits beyond +-1e6 or a range too narrow to be sampled in float). */
 const char *mc_range_problem(mc_integrand which, double a, double b);
+
+/* How far float sampling may move the estimate, in standard errors of the estimate. */
+#define MC_SAMPLING_BIAS_SIGMAS 0.2
+
+/* 1 (with why[]: the reason and a range that works) when float samples cannot integrate the
+ * integrand over [a, b] with `samples` samples: for 1/x near its pole, when the samples could
+ * reach x = 0 or their grid (steps of (b - a) 2^-23) and the limits rounded to float bias the
+ * result by more than MC_SAMPLING_BIAS_SIGMAS standard errors. 0 for a range that
+ * mc_range_problem refuses (it says why) and for the bounded integrands. */
+int mc_sampling_problem(mc_integrand which, double a, double b, unsigned long long samples,
+                        char *why, size_t why_len);
 
 const char *mc_integrand_name(mc_integrand which);
 const char *mc_integrand_formula(mc_integrand which);

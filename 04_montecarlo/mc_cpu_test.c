@@ -203,6 +203,63 @@ static int test_ranges(void)
     return ok;
 }
 
+/* ---- sampling: ranges that float samples cannot integrate (mc_sampling_problem) ----------
+ * 1/x near its pole: the issue's range, whose float limits put a sample on x = 0 (montecarlo
+ * printed inf), and ranges whose sample grid (steps of w 2^-23: the bits uniform never comes
+ * within one step of the far end) biases the result by many standard errors. Each refusal says
+ * what works, and what it says works is accepted. The bounded integrands are never refused. */
+static int test_sampling(void)
+{
+    struct {
+        mc_integrand f;
+        double a, b;
+        unsigned long long n;
+        const char *want; /* a phrase of the message, or NULL when accepted */
+    } cases[] = {
+        {MC_INV, -100, -1e-6, 1ull << 28, "reach x = 0"},
+        {MC_INV, 1e-6, 100, 1ull << 28, "reach x = 0"}, /* shifted: a - w rounds to -100 */
+        {MC_INV, 1e-3, 100, 1ull << 28, "standard errors"},
+        {MC_INV, -100, -1e-3, 1ull << 28, "standard errors"},
+        {MC_INV, 1e-4, 1000, 1000000, "standard errors"},
+        {MC_INV, 1, 2, 1ull << 34, NULL},
+        {MC_INV, 2, 3, 1ull << 30, NULL},
+        {MC_INV, -2, -1, 1000000, NULL},
+        {MC_INV, 1e-6, 1e-5, 1000000, NULL},
+        {MC_INV, -100, -1, 1ull << 28, NULL},
+        {MC_SQUARE, -1e6, 1e6, 1ull << 34, NULL},
+        {MC_SIN, -3.14159, 3.14159, 1ull << 34, NULL},
+        {MC_CIRCLE, -1, 1, 1ull << 34, NULL},
+        {MC_ONE, 1e-6, 1e6, 1ull << 34, NULL},
+        {MC_INV, -1, 1, 1000, NULL}, /* mc_range_problem's to refuse, not this check's */
+    };
+    int ok = 1;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char why[600] = "";
+        const int refused = mc_sampling_problem(cases[i].f, cases[i].a, cases[i].b, cases[i].n,
+                                                why, sizeof why);
+        int good = cases[i].want ? refused && strstr(why, cases[i].want) != NULL : !refused;
+        /* The range the message offers must be accepted. */
+        const char *flag = strstr(why, cases[i].a < 0 ? "(--b " : "(--a ");
+        if (refused && flag) {
+            const double near = atof(flag + 5);
+            const double a = cases[i].a < 0 ? cases[i].a : near;
+            const double b = cases[i].a < 0 ? near : cases[i].b;
+            char again[600];
+            const int still = mc_sampling_problem(cases[i].f, a, b, cases[i].n, again,
+                                                  sizeof again);
+            printf("  offered [%g, %g]: %s\n", a, b, still ? again : "accepted");
+            good &= !still;
+        } else if (refused) {
+            good = 0; /* every refusal of these says what works */
+        }
+        printf("%-6s [%g, %g], %llu samples: %s  %s\n", mc_integrand_name(cases[i].f),
+               cases[i].a, cases[i].b, cases[i].n, refused ? why : "accepted",
+               good ? "ok" : "FAIL");
+        ok &= good;
+    }
+    return ok;
+}
+
 /* ---- replay_power ---------------------------------------------------------------------------
  * The self-test (montecarlo --check, check_replay) compares every stream's pair from the GPU
  * with the replay's: equal for x^2, the circle and 1, within the replay's rounding bound for 1/x
@@ -458,11 +515,13 @@ int main(int argc, char **argv)
         ok = test_replay_power();
     else if (!strcmp(group, "ranges"))
         ok = test_ranges();
+    else if (!strcmp(group, "sampling"))
+        ok = test_sampling();
     else if (!strcmp(group, "config"))
         ok = test_config();
     else {
         fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|philox|replay|"
-                        "replay_power|ranges|config\n");
+                        "replay_power|ranges|sampling|config\n");
         return 2;
     }
     return tut_finish(ok);

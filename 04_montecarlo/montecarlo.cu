@@ -18,6 +18,8 @@
 #include "philox_host.h"
 #include "variants.h"
 
+#define DEMO_SAMPLES 1000000ull /* a plain run's default --samples */
+
 /* ---- running one variant once: create, run, read, destroy */
 static int states_fit(unsigned long long n)
 {
@@ -109,7 +111,7 @@ static int run_selected(const options *o, const mc_problem *p)
 /* ---- the document's example (or the one problem the options describe) */
 static int demo(const options *o, int range_given)
 {
-    const unsigned long long n = o->samples ? o->samples : 1000000;
+    const unsigned long long n = o->samples ? o->samples : DEMO_SAMPLES;
     if (range_given || o->integrand != MC_INV) {
         const mc_problem p = {(mc_integrand)o->integrand, o->a, o->b, n, o->seed};
         return run_selected(o, &p);
@@ -370,6 +372,14 @@ int main(int argc, char **argv)
     }
     if (o.check && o.bench) {
         fprintf(stderr, "montecarlo: --check and --bench are separate runs; give one\n");
+        return 2;
+    }
+    /* The one problem a plain run integrates (--check and --bench draw their own ranges). */
+    char why[600];
+    if (!o.check && !o.bench &&
+        mc_sampling_problem((mc_integrand)o.integrand, o.a, o.b,
+                            o.samples ? o.samples : DEMO_SAMPLES, why, sizeof why)) {
+        fprintf(stderr, "montecarlo: %s\n", why);
         return 2;
     }
 

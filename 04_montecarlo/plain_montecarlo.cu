@@ -9,15 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// Every CUDA call returns an error code: stop at the first one; 77 (skip) where no GPU can run us.
-#define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) {                  \
-    int skip_ = e_ == cudaErrorNoDevice || e_ == cudaErrorInsufficientDriver ||            \
-                e_ == cudaErrorNoKernelImageForDevice;                                     \
-    printf("%s%s:%d: %s\n", skip_ ? "SKIPPED (no usable GPU): " : "", __FILE__, __LINE__, \
-           cudaGetErrorString(e_));                                                        \
-    exit(skip_ ? 77 : 1); } } while (0)
+// CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition).
+#include "../01_vecadd/basics/check.h"
 #define THREADS 256   // threads per block
 #define BLOCKS 1024   // a fixed grid (about one full H100): every GPU draws the same numbers
+#define MAX_SAMPLES 10000000000LL   // 10^10: about 40000 per thread of the fixed grid
 
 __global__ void integrate(float a, float b, long long n, double *block_sum, double *block_sq)
 {
@@ -45,17 +41,25 @@ __global__ void integrate(float a, float b, long long n, double *block_sum, doub
 
 int main(int argc, char **argv)
 {
-    long long n = argc > 1 ? atoll(argv[1]) : 1000000;
-    if (n < 2) { printf("usage: plain_montecarlo [samples >= 2]\n"); return 2; }
+    char *end = NULL;   // the whole argument must be a number (no 1e6, 12abc), 2 to MAX_SAMPLES
+    long long n = argc > 1 ? strtoll(argv[1], &end, 10) : 1000000;
+    if (argc > 2 || (end && (*end || end == argv[1])) || n < 2 || n > MAX_SAMPLES) {
+        fprintf(stderr, "usage: plain_montecarlo [samples, 2 to %lld]\n", MAX_SAMPLES);
+        return 2;
+    }
+    skip_without_gpu();   // after the arguments: bad usage is refused even without a GPU
     const double range[2][3] = {{1, 2, 0.6929643}, {2, 3, 0.4054021}};   // a, b, the document's
     int failed = 0;
     double *d_sum, *d_sq, *sum = (double *)malloc(BLOCKS * sizeof(double));
     double *sq = (double *)malloc(BLOCKS * sizeof(double));
+    if (!sum || !sq) { fprintf(stderr, "out of host memory\n"); return 1; }
     CHECK(cudaMalloc(&d_sum, BLOCKS * sizeof(double)));
     CHECK(cudaMalloc(&d_sq, BLOCKS * sizeof(double)));
     cudaEvent_t t0, t1;             // events: timestamps the GPU records in its queue
     CHECK(cudaEventCreate(&t0));
     CHECK(cudaEventCreate(&t1));
+    integrate<<<BLOCKS, THREADS>>>(1.0f, 2.0f, 0, d_sum, d_sq);   // warm-up: loads the code
+    CHECK(cudaGetLastError());
     for (int r = 0; r < 2; ++r) {
         double a = range[r][0], b = range[r][1], total = 0, total_sq = 0;
         float ms;
@@ -77,6 +81,7 @@ int main(int argc, char **argv)
         failed += !ok;
     }
     printf("%s\n", failed ? "FAIL" : "PASS");
+    CHECK(cudaEventDestroy(t0)); CHECK(cudaEventDestroy(t1));
     CHECK(cudaFree(d_sum)); CHECK(cudaFree(d_sq)); free(sum); free(sq);
     return failed ? 1 : 0;
 }

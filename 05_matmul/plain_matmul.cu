@@ -2,23 +2,15 @@
  * with TPB x TPB shared-memory tiles: the Numba CUDA examples' fast_matmul, right at every size.
  * Runs the documents' cases (arange(16) as 4x4 times ones; arange(115) as 5x23 times ones 23x7)
  * and 1000x777x513 on random inputs (seed 1), each checked against a float64 CPU product, timed.
- * Try other sizes in main(). Exit: 0 pass, 1 wrong result or CUDA error, 77 no GPU (or code). */
+ * Try other sizes in main(). Exit: 0 pass, 1 wrong result or CUDA error, 2 bad usage, 77 no GPU. */
 #include <cuda_runtime.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static void check(cudaError_t err, const char *call, int line)
-{
-    if (err == cudaSuccess) return;
-    int skip = err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
-               err == cudaErrorNoKernelImageForDevice; /* no GPU, or no code for it: skip */
-    fprintf(stderr, "%splain_matmul.cu:%d: %s: %s\n", skip ? "SKIPPED (no usable GPU): " : "",
-            line, call, cudaGetErrorString(err));
-    exit(skip ? 77 : 1);
-}
-#define CHECK(call) check((call), #call, __LINE__)
+/* CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition). */
+#include "../01_vecadd/basics/check.h"
 
 #define TPB 16 /* threads per block in x and in y; also the side of the shared tiles */
 
@@ -47,19 +39,23 @@ __global__ void tiled_matmul(const float *A, const float *B, float *C, int M, in
 static long run(int M, int K, int N, int arange)
 {
     size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N; /* elements */
-    float *A = (float *)malloc(na * 4), *B = (float *)malloc(nb * 4), *C = (float *)malloc(nc * 4);
+    size_t a_bytes = na * sizeof(float), b_bytes = nb * sizeof(float);
+    size_t c_bytes = nc * sizeof(float);
+    float *A = (float *)malloc(a_bytes), *B = (float *)malloc(b_bytes);
+    float *C = (float *)malloc(c_bytes);
     if (!A || !B || !C) { fprintf(stderr, "out of host memory\n"); exit(1); }
     srand(1); /* the documents' arange x ones, or uniform in [-1, 1] with seed 1 */
     for (size_t i = 0; i < na; i++) A[i] = arange ? (float)i : 2.0f * rand() / RAND_MAX - 1.0f;
     for (size_t i = 0; i < nb; i++) B[i] = arange ? 1.0f : 2.0f * rand() / RAND_MAX - 1.0f;
     float *dA, *dB, *dC;
-    CHECK(cudaMalloc(&dA, na * 4)); CHECK(cudaMalloc(&dB, nb * 4)); CHECK(cudaMalloc(&dC, nc * 4));
-    CHECK(cudaMemcpy(dA, A, na * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, B, nb * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMalloc(&dA, a_bytes)); CHECK(cudaMalloc(&dB, b_bytes));
+    CHECK(cudaMalloc(&dC, c_bytes));
+    CHECK(cudaMemcpy(dA, A, a_bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, B, b_bytes, cudaMemcpyHostToDevice));
     dim3 block(TPB, TPB), grid((N + TPB - 1) / TPB, (M + TPB - 1) / TPB); /* x: columns of C */
     tiled_matmul<<<grid, block>>>(dA, dB, dC, M, K, N); /* warm-up: the first launch loads code */
     CHECK(cudaGetLastError()); /* a launch that could not start says so here */
-    CHECK(cudaMemset(dC, 0xFF, nc * 4)); /* NaN everywhere: an element nobody writes fails */
+    CHECK(cudaMemset(dC, 0xFF, c_bytes)); /* NaN everywhere: an element nobody writes fails */
     cudaEvent_t start, stop; /* timestamps the GPU writes when its queue reaches them */
     CHECK(cudaEventCreate(&start)); CHECK(cudaEventCreate(&stop));
     CHECK(cudaEventRecord(start));
@@ -69,7 +65,7 @@ static long run(int M, int K, int N, int arange)
     CHECK(cudaEventSynchronize(stop)); /* errors inside the kernel surface here */
     float ms = 0; /* milliseconds between the two events */
     CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CHECK(cudaMemcpy(C, dC, nc * 4, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(C, dC, c_bytes, cudaMemcpyDeviceToHost));
     long wrong = 0;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
@@ -86,12 +82,16 @@ static long run(int M, int K, int N, int arange)
         }
     printf("%dx%dx%d: %d x %d blocks, %.4f ms, %.1f GFLOP/s, %ld wrong\n", M, K, N, grid.x,
            grid.y, ms, 2.0 * M * N * K / (ms * 1e6), wrong);
+    CHECK(cudaEventDestroy(start)); CHECK(cudaEventDestroy(stop));
     CHECK(cudaFree(dA)); CHECK(cudaFree(dB)); CHECK(cudaFree(dC)); free(A); free(B); free(C);
     return wrong;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    (void)argv; /* the sizes are fixed below: edit them to try others */
+    if (argc > 1) { fprintf(stderr, "usage: plain_matmul (takes no arguments)\n"); return 2; }
+    skip_without_gpu(); /* after the arguments: bad usage is refused even without a GPU */
     long wrong = run(4, 4, 4, 1) + run(5, 23, 7, 1) /* the documents' cases */
                  + run(1000, 777, 513, 0);         /* random; no side a multiple of 16 */
     printf("%s\n", wrong ? "FAIL" : "PASS");

@@ -8,18 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every CUDA call is checked: no GPU, or no code for it, is a skip (77); any other error, 1. */
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            int skip_ = err_ == cudaErrorNoDevice || err_ == cudaErrorInsufficientDriver ||   \
-                        err_ == cudaErrorNoKernelImageForDevice;                          \
-            fprintf(stderr, "%s: %s\n  at %s:%d\n  %s: %s\n", skip_ ? "SKIPPED" : "CUDA error", \
-                    #call, __FILE__, __LINE__, cudaGetErrorName(err_), cudaGetErrorString(err_)); \
-            exit(skip_ ? 77 : 1);                                                         \
-        }                                                                                 \
-    } while (0)
+/* CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition). */
+#include "../01_vecadd/basics/check.h"
 
 #define STREAMS 5
 typedef struct { int *x, *y, *out, *d_x, *d_y, *d_out; size_t n; } vectors;
@@ -73,6 +63,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: plain_streams [n, 1 to 500000000]\n");
         return 2;
     }
+    skip_without_gpu(); /* after the arguments: bad usage is refused even without a GPU */
     const size_t bytes = v.n * sizeof(int); /* of each array */
     CHECK(cudaMallocHost(&v.x, 3 * bytes)); /* pinned (page-locked) host memory: x, y, out */
     CHECK(cudaMalloc(&v.d_x, 3 * bytes));   /* device memory: x, y, out */

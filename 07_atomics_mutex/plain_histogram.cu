@@ -6,18 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Every CUDA call is checked: no GPU, or no code for it, is a skip (77); any other error, 1. */
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        cudaError_t err_ = (call);                                                        \
-        if (err_ != cudaSuccess) {                                                        \
-            int skip_ = err_ == cudaErrorNoDevice || err_ == cudaErrorInsufficientDriver ||   \
-                        err_ == cudaErrorNoKernelImageForDevice;                          \
-            fprintf(stderr, "%s: %s\n  at %s:%d\n  %s: %s\n", skip_ ? "SKIPPED" : "CUDA error", \
-                    #call, __FILE__, __LINE__, cudaGetErrorName(err_), cudaGetErrorString(err_)); \
-            exit(skip_ ? 77 : 1);                                                         \
-        }                                                                                 \
-    } while (0)
+/* CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition). */
+#include "../01_vecadd/basics/check.h"
 
 __global__ void add_one_race(int *x) { x[0] = x[0] + 1; } /* load, add, store: a data race */
 __global__ void add_one_atomic(int *x) { atomicAdd(x, 1); } /* one indivisible read-add-write */
@@ -39,6 +29,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: plain_histogram [n, 0 to 2000000000]\n");
         return 2;
     }
+    skip_without_gpu(); /* after the arguments: bad usage is refused even without a GPU */
 
     int *d_x, race = 0, atomic = 0; /* Part 1: the race */
     CHECK(cudaMalloc(&d_x, sizeof(int)));
@@ -90,6 +81,8 @@ int main(int argc, char **argv)
     printf("histogram of %zu bytes, %d blocks x 128 threads: %.3f ms; ' ' %llu, 'e' %llu; "
            "%d bins wrong\n", n, blocks, ms, bins[' '], bins['e'], wrong);
     ok = ok && wrong == 0;
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
     CHECK(cudaFree(d_x));
     CHECK(cudaFree(d_text));
     CHECK(cudaFree(d_bins));

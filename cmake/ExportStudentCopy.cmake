@@ -1,5 +1,5 @@
 # The student copy: the repository with the solutions and the teacher's answers taken out
-# (docs/teaching.md, docs/exercises.md).
+# (docs/teaching.md, docs/exercises.md), the answers to the pages' Questions emptied (docs/answers/).
 #
 #   cmake -DDEST=<new folder> [-DSOURCE=<repository>] [-DFORCE=ON] [-DEXCLUDE=<paths>]
 #         -P cmake/ExportStudentCopy.cmake
@@ -108,6 +108,13 @@ foreach(chapter IN LISTS chapters)
       math(EXPR removed "${removed} + 1")
     endif()
   endforeach()
+endforeach()
+# The answers to the pages' Questions (docs/answers/<page>.md) are the teacher's: each becomes a
+# one-line page, so that the lessons' links to it still lead somewhere.
+file(GLOB answer_pages ${DEST}/docs/answers/*.md)
+foreach(page IN LISTS answer_pages)
+  file(WRITE ${page} "# Answers\n\nNot in the student copy: ask your teacher, or read them in the "
+                     "full repository (docs/answers/).\n")
 endforeach()
 file(WRITE ${DEST}/.student-copy
      "A student copy: edit <chapter>/exercise/<file>; no solutions (cmake/ExportStudentCopy.cmake).\n")

@@ -101,7 +101,12 @@ function(_mistake_read file prefix)
   elseif(NOT CMAKE_MATCH_1 STREQUAL EXERCISE)
     string(APPEND error "the name begins with ${CMAKE_MATCH_1}, the header says exercise ${EXERCISE}. ")
   endif()
-  if(NOT KIND MATCHES "^(mistake|alternative)$")
+  if(KIND STREQUAL "generated")
+    # A generated mutant (tools/mutants.py): graded only with -DTUTORIAL_GENERATED_MUTANTS.
+    if(NOT EXPECT STREQUAL "any")
+      string(APPEND error "a generated mutant expects 'any' (whichever test fails). ")
+    endif()
+  elseif(NOT KIND MATCHES "^(mistake|alternative)$")
     string(APPEND error "kind '${KIND}' is neither mistake nor alternative. ")
   elseif(KIND STREQUAL "alternative" AND NOT EXPECT STREQUAL "10")
     string(APPEND error "an alternative expects 10 (it is correct), not '${EXPECT}'. ")
@@ -233,6 +238,9 @@ function(_mistake_check_chapter chapter_dir work_dir out)
     math(EXPR count "${count} + 1")
     _mistake_read(${file} E)
     set(problem "${E_ERROR}")
+    if(NOT problem AND E_KIND STREQUAL "generated")
+      set(problem "kind generated belongs in a generated set (tools/mutants.py), not the corpus. ")
+    endif()
     if(NOT problem)
       if(NOT E_EXERCISE IN_LIST M_IDS OR NOT M_${E_EXERCISE}_CHAPTER STREQUAL chapter)
         set(problem "no exercise ${E_EXERCISE} in ${chapter}. ")
@@ -281,6 +289,29 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
        "# Written at configure time by cmake/Mistakes.cmake: one entry of the corpus a line.\n")
   file(WRITE ${TUTORIAL_MISTAKES_ENTRIES}
        "# Written at configure time by cmake/Mistakes.cmake: the corpus, for its runner.\n")
+  # The committed list of equivalent generated mutants, held against what tools/mutants.py
+  # generates (needs universalmutator: the test skips without it, except in CI, which installs it
+  # and sets TUTORIAL_REQUIRE_MUTATOR=1).
+  find_program(TUTORIAL_PYTHON3 NAMES python3)
+  if(TUTORIAL_PYTHON3 AND NOT EXISTS ${PROJECT_SOURCE_DIR}/.student-copy
+     AND NOT TEST classroom.generated_mutants.equivalents)
+    add_test(NAME classroom.generated_mutants.equivalents
+             COMMAND ${TUTORIAL_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/mutants.py check-equivalents)
+    set_tests_properties(classroom.generated_mutants.equivalents PROPERTIES
+                         LABELS "cpu;classroom" SKIP_RETURN_CODE 77)
+  endif()
+  set(TUTORIAL_GENERATED_MUTANTS "" CACHE PATH
+      "A folder of generated mutants (tools/mutants.py sample --out): a grader for each")
+  if(TUTORIAL_GENERATED_MUTANTS AND TUTORIAL_EXERCISES)
+    message(FATAL_ERROR "TUTORIAL_GENERATED_MUTANTS patches the solutions: configure it without "
+                        "TUTORIAL_EXERCISES (a build of the solutions)")
+  endif()
+  file(WRITE ${CMAKE_BINARY_DIR}/generated_manifest.cmake
+       "# Written at configure time by cmake/Mistakes.cmake: one generated mutant a line.\n")
+  file(WRITE ${CMAKE_BINARY_DIR}/generated_entries.cmake
+       "# Written at configure time by cmake/Mistakes.cmake: the generated mutants.\n")
+  file(WRITE ${CMAKE_BINARY_DIR}/generated_tests.txt "")
+  file(WRITE ${CMAKE_BINARY_DIR}/generated_stale.txt "")
   if(TUTORIAL_MISTAKES AND NOT TARGET mistake_graders)
     add_custom_target(mistake_graders COMMENT "A grader per entry of the mistakes corpus")
     add_dependencies(mistake_graders tutorial_gpu_probe)
@@ -299,32 +330,78 @@ endfunction()
 
 function(tutorial_mistakes)
   file(GLOB entries CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/mistakes/*.patch)
-  if(NOT entries OR EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
+  get_filename_component(chapter ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  # Generated mutants (tools/mutants.py sample --out DIR): DIR/<chapter>/<id>.patch, graded like
+  # corpus entries but labelled `generated` (not `mistake`), listed in generated_entries.cmake.
+  set(generated)
+  if(TUTORIAL_GENERATED_MUTANTS AND NOT EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
+    file(GLOB generated ${TUTORIAL_GENERATED_MUTANTS}/${chapter}/*.patch)
+  endif()
+  if((NOT entries AND NOT generated) OR EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
     return() # a student copy has no solutions to patch
   endif()
-  get_filename_component(chapter ${CMAKE_CURRENT_SOURCE_DIR} NAME)
-  # The CPU test: every entry well-formed and applying to the current solution.
-  add_test(NAME ${chapter}.mistakes.corpus
-           COMMAND ${CMAKE_COMMAND} -DCHECK=${CMAKE_CURRENT_SOURCE_DIR}
-                   -DMANIFEST=${TUTORIAL_EXERCISE_MANIFEST}
-                   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mistakes_check
-                   -P ${_tutorial_mistakes_dir}/Mistakes.cmake)
-  set_tests_properties(${chapter}.mistakes.corpus PROPERTIES LABELS "${chapter};cpu;classroom")
+  if(entries)
+    # The CPU test: every entry well-formed and applying to the current solution.
+    add_test(NAME ${chapter}.mistakes.corpus
+             COMMAND ${CMAKE_COMMAND} -DCHECK=${CMAKE_CURRENT_SOURCE_DIR}
+                     -DMANIFEST=${TUTORIAL_EXERCISE_MANIFEST}
+                     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mistakes_check
+                     -P ${_tutorial_mistakes_dir}/Mistakes.cmake)
+    set_tests_properties(${chapter}.mistakes.corpus PROPERTIES LABELS "${chapter};cpu;classroom")
+  endif()
   if(NOT TUTORIAL_MISTAKES)
+    set(entries) # the generated mutants alone
+  endif()
+  if(NOT entries AND NOT generated)
     return()
+  endif()
+  if(NOT TARGET mistake_graders)
+    add_custom_target(mistake_graders COMMENT "A grader per entry of the mistakes corpus")
+    add_dependencies(mistake_graders tutorial_gpu_probe)
   endif()
 
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${entries})
   _mistake_read_manifest(${TUTORIAL_EXERCISE_MANIFEST})
   set(work ${CMAKE_BINARY_DIR}/mistakes/${chapter})
-  _mistake_check_chapter(${CMAKE_CURRENT_SOURCE_DIR} ${work}/.applied problems)
-  if(problems)
-    message(FATAL_ERROR "TUTORIAL_MISTAKES: the corpus of ${chapter} has bad entries:\n${problems}")
+  if(entries)
+    _mistake_check_chapter(${CMAKE_CURRENT_SOURCE_DIR} ${work}/.applied problems)
+    if(problems)
+      message(FATAL_ERROR "TUTORIAL_MISTAKES: the corpus of ${chapter} has bad entries:\n${problems}")
+    endif()
   endif()
+  foreach(file IN LISTS generated)
+    _mistake_read(${file} E)
+    set(why "${E_ERROR}")
+    if(NOT why AND NOT E_KIND STREQUAL "generated")
+      set(why "kind ${E_KIND}: a generated set holds kind generated only")
+    endif()
+    if(NOT why AND (NOT E_EXERCISE IN_LIST M_IDS OR NOT M_${E_EXERCISE}_CHAPTER STREQUAL chapter))
+      set(why "no exercise ${E_EXERCISE} in ${chapter}")
+    endif()
+    if(NOT why)
+      _mistake_apply(${file} ${CMAKE_CURRENT_SOURCE_DIR} "${E_FILES}" ${work}/.applied/${E_NAME} why)
+    endif()
+    if(why)
+      # A solution changed since the sample was drawn: that mutant is left out, and said so.
+      message(WARNING "TUTORIAL_GENERATED_MUTANTS: ${file}: ${why} (left out; regenerate the "
+                      "set: tools/mutants.py sample)")
+      string(REGEX REPLACE "[\r\n|]+" " " why_line "${why}")
+      file(APPEND ${CMAKE_BINARY_DIR}/generated_stale.txt "${E_NAME}|${why_line}\n")
+      list(REMOVE_ITEM generated ${file})
+    endif()
+  endforeach()
 
-  foreach(file IN LISTS entries)
+  foreach(file IN LISTS entries generated)
     _mistake_read(${file} E)
     set(id ${E_EXERCISE})
+    set(label mistake)
+    set(manifest_file ${TUTORIAL_MISTAKES_MANIFEST})
+    set(entries_file ${TUTORIAL_MISTAKES_ENTRIES})
+    if(E_KIND STREQUAL "generated")
+      set(label generated)
+      set(manifest_file ${CMAKE_BINARY_DIR}/generated_manifest.cmake)
+      set(entries_file ${CMAKE_BINARY_DIR}/generated_entries.cmake)
+    endif()
     set(entry mistake.${E_NAME})
     string(REPLACE "." "\\." entry_regex "${entry}")
     string(REPLACE "." "_" target "mistake_${E_NAME}")
@@ -384,7 +461,7 @@ function(tutorial_mistakes)
     endif()
     _tutorial_grader_tests(${entry} ${target} "${M_${id}_CASES}" "${M_${id}_CPU_CASES}"
                            "${M_${id}_SANITIZE}" "${M_${id}_SANITIZE_CASES}" ${speed}
-                           "${prediction}" "mistake;${entry}" "")
+                           "${prediction}" "${label};${entry}" "")
     # What the chapter set on the real tests after declaring them (time limit, serial), too.
     get_property(tests DIRECTORY PROPERTY TESTS)
     foreach(test IN LISTS tests)
@@ -397,18 +474,32 @@ function(tutorial_mistakes)
           set_tests_properties(${test} PROPERTIES ${prop} "${value}")
         endif()
       endforeach()
+      if(label STREQUAL "generated")
+        # For cmake/run_generated_mutants.sh: A plain cases (run beside other mutants), B
+        # sanitizer tests, C the serial cases and speed (alone on the GPU).
+        get_test_property(${test} RUN_SERIAL serial)
+        set(phase A)
+        if(serial OR test MATCHES "\\.speed$")
+          set(phase C)
+        elseif(test MATCHES "\\.(memcheck|racecheck|synccheck|initcheck)$")
+          set(phase B)
+        endif()
+        file(APPEND ${CMAKE_BINARY_DIR}/generated_tests.txt "${E_NAME}|${test}|${phase}\n")
+      endif()
     endforeach()
 
-    _tutorial_manifest_line(${TUTORIAL_MISTAKES_MANIFEST} ${entry} ${chapter} "${E_NAME}"
+    _tutorial_manifest_line(${manifest_file} ${entry} ${chapter} "${E_NAME}"
                             "${M_${id}_SOURCES}" "${M_${id}_CASES}" "${M_${id}_SANITIZE}"
                             "${M_${id}_SANITIZE_CASES}" "${M_${id}_CPU_CASES}"
                             "${M_${id}_LESSON}" ${speed} "${M_${id}_PREDICTION}")
-    file(APPEND ${TUTORIAL_MISTAKES_ENTRIES}
+    file(APPEND ${entries_file}
          "mistake_entry(NAME [==[${E_NAME}]==] EXERCISE [==[${id}]==] KIND [==[${E_KIND}]==] "
          "EXPECT [==[${E_EXPECT}]==] WHAT [==[${E_WHAT}]==] CHAPTER [==[${chapter}]==])\n")
   endforeach()
   list(LENGTH entries count)
-  message(STATUS "Mistakes corpus of ${chapter}: ${count} graders (mistake_graders)")
+  list(LENGTH generated generated_count)
+  message(STATUS "Mistakes corpus of ${chapter}: ${count} graders, generated mutants: "
+                 "${generated_count} (mistake_graders)")
 endfunction()
 
 if(NOT CMAKE_SCRIPT_MODE_FILE)

@@ -15,6 +15,10 @@ find_program(TUTORIAL_GNUPLOT gnuplot)
 find_program(TUTORIAL_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
 
 function(_tutorial_chapter out)
+  if(TUTORIAL_CHAPTER) # a chapter's subfolder (06_streams/multi) sets its chapter's name
+    set(${out} ${TUTORIAL_CHAPTER} PARENT_SCOPE)
+    return()
+  endif()
   get_filename_component(chapter ${CMAKE_CURRENT_SOURCE_DIR} NAME)
   set(${out} ${chapter} PARENT_SCOPE)
 endfunction()
@@ -190,25 +194,64 @@ endfunction()
 # Mutants: deliberately broken versions of a chapter's kernels, selected at compile time, that the
 # chapter's tests must catch (the suite's measure of its own tests).
 #
-#   tutorial_mutant(NAME vecadd_lost_tail DESCRIPTION "the last element is never added")
+#   tutorial_mutant(NAME vecadd_lost_tail KERNEL vecadd_f32 TESTS "^01_vecadd\\.n[0-9]+$" ...
+#                   DESCRIPTION "the last element is never added")
 #
 # declares TUT_MUTANT_VECADD_LOST_TAIL, which the chapter's source tests with #ifdef. A build
 # configured with -DTUTORIAL_MUTANT=vecadd_lost_tail compiles every target with that macro;
-# `cmake --workflow --preset mutants` builds each declared mutant and runs its chapter's tests
-# (cmake/run_mutants.sh). A CPU test checks that each declared macro appears in the chapter's
-# sources, so that a misspelt mutant cannot survive by changing nothing.
+# `cmake --workflow --preset mutants` builds each declared mutant and runs the tests of the kernel
+# it breaks (cmake/run_mutants.sh): those labelled kernel.<KERNEL>. TESTS: regular expressions of
+# the chapter's test names that run that kernel; every test of the folder that matches one gets
+# the label (at the end of the folder's CMakeLists.txt, so tests declared later count too; the
+# mutants of one kernel share its label and add their own tests to it). A CPU test checks that
+# each declared macro appears in the chapter's sources, so that a misspelt mutant cannot survive
+# by changing nothing, and that at least one test carries the mutant's label, so that its run
+# cannot select no test.
 function(tutorial_mutant)
-  cmake_parse_arguments(M "" "NAME;DESCRIPTION" "" ${ARGN})
+  cmake_parse_arguments(M "" "NAME;KERNEL;DESCRIPTION" "TESTS" ${ARGN})
   if(EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
     return() # a student copy holds the skeletons, not the solutions' deliberate bugs
   endif()
+  if(NOT M_KERNEL OR NOT M_TESTS)
+    message(FATAL_ERROR "tutorial_mutant(${M_NAME}): give KERNEL <label> and TESTS <regex>... "
+                        "(the tests of the kernel it breaks)")
+  endif()
   _tutorial_chapter(chapter)
   string(TOUPPER "TUT_MUTANT_${M_NAME}" macro)
-  set_property(GLOBAL APPEND PROPERTY TUTORIAL_MUTANTS "${chapter}|${M_NAME}|${M_DESCRIPTION}")
+  set_property(GLOBAL APPEND PROPERTY TUTORIAL_MUTANTS
+               "${chapter}|${M_NAME}|kernel.${M_KERNEL}|${M_DESCRIPTION}")
+  set_property(DIRECTORY APPEND PROPERTY _TUTORIAL_KERNEL_LABELS "kernel.${M_KERNEL}")
+  set_property(DIRECTORY APPEND PROPERTY _TUTORIAL_KERNEL_TESTS_kernel.${M_KERNEL} ${M_TESTS})
+  get_property(deferred DIRECTORY PROPERTY _TUTORIAL_KERNEL_LABELS_DEFERRED)
+  if(NOT deferred)
+    set_property(DIRECTORY PROPERTY _TUTORIAL_KERNEL_LABELS_DEFERRED ON)
+    cmake_language(DEFER CALL _tutorial_kernel_labels)
+  endif()
   add_test(NAME ${chapter}.mutant_declared.${M_NAME}
            COMMAND ${CMAKE_COMMAND} -DMACRO=${macro} -DDIR=${CMAKE_CURRENT_SOURCE_DIR}
+                   -DLABEL=kernel.${M_KERNEL} -DBUILD_DIR=${CMAKE_BINARY_DIR}
+                   "-DCTEST=${CMAKE_CTEST_COMMAND}"
                    -P ${TUTORIAL_CMAKE_DIR}/CheckMutantUsed.cmake)
   set_tests_properties(${chapter}.mutant_declared.${M_NAME} PROPERTIES LABELS "${chapter};cpu;mutant")
+endfunction()
+
+# At the end of a folder with mutants: each test whose name matches a kernel's TESTS gets the
+# label kernel.<KERNEL>.
+function(_tutorial_kernel_labels)
+  get_property(labels DIRECTORY PROPERTY _TUTORIAL_KERNEL_LABELS)
+  list(REMOVE_DUPLICATES labels)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(label IN LISTS labels)
+    get_property(regexes DIRECTORY PROPERTY _TUTORIAL_KERNEL_TESTS_${label})
+    foreach(test IN LISTS tests)
+      foreach(regex IN LISTS regexes)
+        if(test MATCHES "${regex}")
+          set_property(TEST ${test} APPEND PROPERTY LABELS ${label})
+          break()
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
 endfunction()
 
 # The classroom: an exercise, its grader and its tests (docs/exercises.md, docs/teaching.md).

@@ -2,13 +2,18 @@
 # run_mutants.sh <source dir> <build dir holding mutants.txt> [archs] ["mutants or chapters"]
 #
 # Builds each declared mutant (tutorial_mutant in a chapter's CMakeLists.txt) in a build of its
-# chapter alone, with the macro that breaks one kernel, then runs that chapter's tests (GPU and
-# sanitizer tests included) until one fails. A mutant that no test catches is a missing test: the
-# run exits 1. Report: <build dir>/mutants.csv (chapter, mutant, the test that caught it).
-# Builds run in parallel, and so do the mutants' test runs, several sharing the GPU.
+# chapter alone, with the macro that breaks one kernel, then runs the tests of that kernel (the
+# label kernel.<KERNEL> its declaration gives to the tests named in its TESTS), stopping at the
+# first that fails. A mutant that no test catches is a missing test: the run exits 1; so does a
+# mutant whose label selects no test, or whose build fails. Report: <build dir>/mutants.csv
+# (chapter, mutant, label, the test that caught it, seconds of its tests).
+# Each build configures its chapter, asks ctest which programs the label's tests run and builds
+# those alone (with Ninja; the whole chapter otherwise). Builds run in parallel (two compile jobs
+# each); each mutant's tests start when its build ends, at most MUTANT_TEST_JOBS (default 4)
+# mutants' tests at once on the GPU.
 set -uo pipefail
-src=$1
-bin=$2
+src=$(cd "$1" && pwd)
+bin=$(cd "$2" && pwd)
 archs=${3:-native}
 only=${4:-}
 jobs=$(nproc)
@@ -16,67 +21,103 @@ work=$bin/mutant-builds
 mkdir -p "$work"
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+t0=$(date +%s)
 
 mapfile -t lines < <(grep '|' "$bin/mutants.txt")
 names=()
 for line in "${lines[@]}"; do
-    IFS='|' read -r chapter name description <<<"$line"
+    IFS='|' read -r chapter name label description <<<"$line"
     [[ -n $only && ! " $only " =~ " $name " && ! " $only " =~ " $chapter " ]] && continue
     names+=("$name")
-    printf '%s\n%s\n' "$chapter" "$description" >"$work/$name.info"
+    printf '%s\n%s\n%s\n' "$chapter" "$label" "$description" >"$work/$name.info"
 done
-echo "Mutants: ${#names[@]}; building each with only its chapter, architectures: $archs"
+echo "Mutants: ${#names[@]}; each built with only its chapter, architectures: $archs"
 
 build_one() { # name
-    local name=$1 chapter
-    chapter=$(head -1 "$work/$1.info")
-    { cmake -S "$src" -B "$work/$name" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-        -DTUTORIAL_MUTANT="$name" -DTUTORIAL_CHAPTERS="$chapter" \
-        -DCMAKE_CUDA_ARCHITECTURES="$archs" &&
-        cmake --build "$work/$name" -j 2; } >"$work/$name.build.log" 2>&1 &&
-        echo ok >"$work/$name.built"
+    local name=$1 chapter label b targets
+    chapter=$(sed -n 1p "$work/$name.info")
+    label=$(sed -n 2p "$work/$name.info")
+    b=$work/$name
+    rm -f "$work/$name.built"
+    {
+        cmake -S "$src" -B "$b" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+            -DTUTORIAL_MUTANT="$name" -DTUTORIAL_CHAPTERS="$chapter" \
+            -DCMAKE_CUDA_ARCHITECTURES="$archs" || exit 1
+        targets=()
+        if [[ ${#generator[@]} -gt 0 ]]; then
+            # The build tree's files that the label's tests run (programs, the GPU probe), as
+            # Ninja knows them.
+            ctest --test-dir "$b" -N -V -L "^${label//./\\.}\$" |
+                grep -oE "$b/[^ \"]+" | sed "s|^$b/||" | sort -u >"$b/test-files.txt"
+            ninja -C "$b" -t targets all | sed 's/: .*//' | sort -u >"$b/ninja-targets.txt"
+            mapfile -t targets < <(comm -12 "$b/test-files.txt" "$b/ninja-targets.txt")
+        fi
+        if [[ ${#targets[@]} -gt 0 ]]; then
+            cmake --build "$b" -j 2 --target "${targets[@]}"
+        else
+            cmake --build "$b" -j 2
+        fi
+    } >"$work/$name.build.log" 2>&1 && echo ok >"$work/$name.built"
 }
-export -f build_one
-export src work archs
-export generator_str="${generator[*]}"
-# Parallel builds, two compile jobs each.
-printf '%s\n' "${names[@]}" |
-    xargs -P $(((jobs + 1) / 2)) -I{} bash -c 'generator=($generator_str); build_one "$@"' _ {}
-
-test_one() { # name: runs the mutant's chapter tests until one fails
-    local name=$1 chapter
-    chapter=$(head -1 "$work/$name.info")
+test_one() { # name: runs the tests of the mutant's kernel until one fails
+    local name=$1 label start slot
+    label=$(sed -n 2p "$work/$name.info")
     [[ -f $work/$name.built ]] || return 0
-    ctest --test-dir "$work/$name" -L "^$chapter\$" -j 4 --stop-on-failure --timeout 600 \
+    # One of MUTANT_TEST_JOBS slots on the GPU (the builds go on beside).
+    while :; do
+        for slot in $(seq 1 "$test_jobs"); do
+            exec {fd}>"$work/.slot$slot"
+            flock -n "$fd" && break 2
+            exec {fd}>&-
+        done
+        sleep 1
+    done
+    start=$(date +%s)
+    ctest --test-dir "$work/$name" -L "^${label//./\\.}\$" -j 2 --stop-on-failure --timeout 600 \
         >"$work/$name.test.log" 2>&1
+    echo $(($(date +%s) - start)) >"$work/$name.seconds"
+    exec {fd}>&-
 }
-export -f test_one
-printf '%s\n' "${names[@]}" | xargs -P 4 -I{} bash -c 'test_one "$@"' _ {}
+export -f build_one test_one
+export src work archs
+export test_jobs=${MUTANT_TEST_JOBS:-4}
+export generator_str="${generator[*]}"
+# Each job builds its mutant (two compile jobs) and then runs its tests, holding one of the
+# GPU's test slots: the first mutants' tests run while the others build. The slowest chapter's
+# mutants (05_matmul) start first.
+printf '%s\n' "${names[@]}" | while read -r n; do
+    [[ $(head -1 "$work/$n.info") == 05_matmul ]] && echo "0 $n" || echo "1 $n"
+done | sort -s -k1,1 | cut -d' ' -f2 |
+    xargs -P $(((jobs + 1) / 2)) -I{} bash -c 'generator=($generator_str); build_one "$1" && test_one "$1"' _ {}
+echo "Built and tested in $(($(date +%s) - t0)) s"
 
 report="$bin/mutants.csv"
-echo "chapter,mutant,caught_by,description" >"$report"
+echo "chapter,mutant,label,caught_by,seconds,description" >"$report"
 caught=0
 survivors=()
 for name in "${names[@]}"; do
     chapter=$(sed -n 1p "$work/$name.info")
-    description=$(sed -n 2p "$work/$name.info")
+    label=$(sed -n 2p "$work/$name.info")
+    description=$(sed -n 3p "$work/$name.info")
     log=$work/$name.test.log
+    seconds=$(cat "$work/$name.seconds" 2>/dev/null)
     if [[ ! -f $work/$name.built ]]; then
         by="BUILD FAILED (see $work/$name.build.log)"
+    elif grep -q "No tests were found" "$log"; then
+        by="NO TEST CARRIES $label"
     else
-        by=$(grep -oE '[0-9]+ - [^ ]+ \((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception|Child aborted)\)' \
+        by=$(grep -oE '[0-9]+ - [^ ]+ \((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception|Child aborted|Bus error|ILLEGAL)\)' \
             "$log" | awk '{print $3}' | tr '\n' ' ' | sed 's/ $//')
-        if grep -q "No tests were found" "$log"; then by=""; fi
     fi
-    if [[ -n $by && $by != BUILD* ]]; then
+    if [[ -n $by && $by != BUILD* && $by != NO\ TEST* ]]; then
         caught=$((caught + 1))
-        printf '%-36s caught by %s\n' "$name" "$by"
+        printf '%-36s caught by %s (%s s)\n' "$name" "$by" "$seconds"
     else
         [[ -z $by ]] && by="SURVIVED"
         survivors+=("$name")
         printf '%-36s NOT CAUGHT: %s\n' "$name" "$by"
     fi
-    echo "$chapter,$name,$by,\"${description//\"/\'}\"" >>"$report"
+    echo "$chapter,$name,$label,$by,$seconds,\"${description//\"/\'}\"" >>"$report"
 done
-echo "===== Mutants: $caught of ${#names[@]} caught (report: $report)"
+echo "===== Mutants: $caught of ${#names[@]} caught in $(($(date +%s) - t0)) s (report: $report)"
 [[ ${#survivors[@]} -eq 0 ]] || { echo "not caught: ${survivors[*]}"; exit 1; }

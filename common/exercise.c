@@ -65,6 +65,112 @@ size_t tut_grader_tile_edge(tut_grader *g, size_t tile, size_t max_k)
     return n ? n : 1;
 }
 
+/* ---------------------------------------------------------------- boundary sizes */
+
+static size_t boundary_add(tut_boundary *out, size_t count, size_t cap, size_t max, size_t n,
+                           const char *name, size_t k, long offset)
+{
+    if (n < 1 || n > max || count >= cap)
+        return count;
+    for (size_t i = 0; i < count; ++i)
+        if (out[i].n == n)
+            return count; /* the first name wins */
+    out[count].n = n;
+    if (k == 0)
+        snprintf(out[count].name, sizeof out[count].name, "%s %zu", name, n);
+    else if (offset == 0)
+        snprintf(out[count].name, sizeof out[count].name, "%s*%zu", name, k);
+    else
+        snprintf(out[count].name, sizeof out[count].name, "%s*%zu%+ld", name, k, offset);
+    return count + 1;
+}
+
+size_t tut_boundary_sizes(const tut_width *widths, int n_widths, size_t max, tut_boundary *out,
+                          size_t cap)
+{
+    size_t count = 0;
+    for (size_t n = 1; n <= 3; ++n)
+        count = boundary_add(out, count, cap, max, n, "smallest", 0, 0);
+    for (int i = 0; i < n_widths; ++i) {
+        const size_t w = widths[i].width;
+        if (w == 0 || w > max)
+            continue;
+        const size_t k_last = (max - 1) / w; /* the largest k with k*w + 1 <= max */
+        const size_t ks[3] = {1, 2, k_last};
+        for (int j = 0; j < 3; ++j) {
+            const size_t k = ks[j];
+            if (k == 0 || (j == 2 && k <= 2))
+                continue;
+            for (long off = -1; off <= 1; ++off)
+                count = boundary_add(out, count, cap, max, k * w + (size_t)off, widths[i].name,
+                                     k, off);
+        }
+        if (w <= 8) /* a vector width: every residue mod w */
+            for (int j = 0; j < 3; j += 2)
+                for (size_t r = 2; r < w; ++r)
+                    if (ks[j] >= 1 && !(j == 2 && ks[j] <= 2))
+                        count = boundary_add(out, count, cap, max, ks[j] * w + r,
+                                             widths[i].name, ks[j], (long)r);
+    }
+    return count;
+}
+
+size_t tut_boundary_empty_parts(size_t n, size_t parts)
+{
+    if (parts == 0)
+        return 0;
+    const size_t chunk = (n + parts - 1) / parts;
+    if (chunk == 0)
+        return parts;
+    const size_t used = (n + chunk - 1) / chunk;
+    return parts - used;
+}
+
+/* The boundary running now, for the verdict line of a program that stops inside it. */
+static const char *boundary_running = NULL;
+static size_t boundary_running_n = 0;
+
+static void boundary_stopped(void)
+{
+    if (boundary_running) {
+        printf("boundary %s (n = %zu) -> FAIL (stopped inside it)\n", boundary_running,
+               boundary_running_n);
+        fflush(stdout);
+    }
+}
+
+void tut_grader_boundary_begin(const char *name, size_t n)
+{
+    static int registered = 0;
+    if (!registered)
+        registered = atexit(boundary_stopped) == 0;
+    boundary_running = name;
+    boundary_running_n = n;
+}
+
+int tut_grader_boundary_verdict(const char *name, size_t n, int ok)
+{
+    boundary_running = NULL;
+    if (ok)
+        printf("boundary %s (n = %zu): ok\n", name, n);
+    else
+        printf("boundary %s (n = %zu) -> FAIL\n", name, n);
+    fflush(stdout);
+    return ok;
+}
+
+int tut_grader_run_boundaries(tut_grader *g, const tut_boundary *sizes, size_t count,
+                              tut_boundary_check check, void *ctx)
+{
+    int all = 1;
+    for (size_t i = 0; i < count; ++i) {
+        tut_grader_boundary_begin(sizes[i].name, sizes[i].n);
+        all &= tut_grader_boundary_verdict(sizes[i].name, sizes[i].n,
+                                           check(g, sizes[i].n, ctx));
+    }
+    return all;
+}
+
 /* ---------------------------------------------------------------- runs */
 
 void tut_grader_poison(void *device_ptr, size_t bytes)

@@ -36,6 +36,7 @@
 #include "device.h"
 #include "options.h" /* TUT_COUNT */
 #include "rng.h"
+#include "speed_bars.h" /* every exercise's .speed_bar */
 #include "timer.h"
 
 #ifdef __cplusplus
@@ -89,6 +90,49 @@ size_t tut_grader_prime(tut_grader *g, size_t lo, size_t hi);
 size_t tut_grader_tile_edge(tut_grader *g, size_t tile, size_t max_k);
 /* 1 if n is prime (for the CPU tests and the graders' own checks). */
 int tut_grader_is_prime(size_t n);
+
+/* ---- Boundary sizes: by design, in every run, beside the seeded ones ------------------------ */
+
+/* A width the student's code depends on: a block, a tile, a vector width (float4: 4), a chunk
+ * count, one full wave (SMs x resident blocks x threads, from the occupancy API of this GPU), a
+ * warp (32). Its name goes into each boundary's name. */
+typedef struct {
+    const char *name;   /* "block", "tile", "float4", "wave" */
+    size_t width;       /* 0: left out */
+} tut_width;
+
+/* One boundary size and what it is the boundary of: "smallest 1", "block*2-1", "float4*1+3". */
+typedef struct {
+    size_t n;
+    char name[48];
+} tut_boundary;
+
+/* Fills out[] (at most cap entries) with the boundary sizes of the widths, all in [1, max], each
+ * once (the first name wins), in this order: the smallest sizes 1, 2, 3; then for each width w
+ * (in the order given) k*w - 1, k*w, k*w + 1 for k = 1, 2 and the largest k with k*w + 1 <= max;
+ * and for a width of at most 8 (a vector width: the code branches on n mod w) k*w + r for every
+ * residue r, at k = 1 and at the largest k. Returns how many it wrote (never more than cap). */
+size_t tut_boundary_sizes(const tut_width *widths, int n_widths, size_t max, tut_boundary *out,
+                          size_t cap);
+
+/* How many parts of `chunk` items a split of n items into `parts` leaves empty when each part
+ * holds ceil(n / parts) items (the usual split): parts - ceil(n / chunk). For a grader that wants
+ * a split with empty last parts: e.g. n = parts - 1 items with one item per part. */
+size_t tut_boundary_empty_parts(size_t n, size_t parts);
+
+/* Runs check(g, n, ctx) for every boundary size, printing "boundary <name> (n = N): ok" or
+ * "boundary <name> (n = N) -> FAIL" (the line a grade's why: quotes). Returns 1 if all passed. */
+typedef int (*tut_boundary_check)(tut_grader *g, size_t n, void *ctx);
+int tut_grader_run_boundaries(tut_grader *g, const tut_boundary *sizes, size_t count,
+                              tut_boundary_check check, void *ctx);
+
+/* For a grader whose boundary is not a size (a split, a count, an index): begin says which
+ * boundary runs now (should the program stop inside it, through CUDA_CHECK's exit, its verdict
+ * line is printed on the way out: "boundary <name> (n = N) -> FAIL (stopped inside it)"), and
+ * verdict prints its line (as tut_grader_run_boundaries does) and returns ok. `name` must live
+ * until the verdict. */
+void tut_grader_boundary_begin(const char *name, size_t n);
+int tut_grader_boundary_verdict(const char *name, size_t n, int ok);
 
 /* ---- Runs ------------------------------------------------------------------------------- */
 

@@ -1,8 +1,10 @@
-/* check.h: CHECK(call), the error check of the basics programs (docs/00_basics.md, section 7),
- * and skip_without_gpu(). first_kernel.cu writes both out in full; the other programs include
- * them from here.
+/* check.h: CHECK(call), the error check, and skip_without_gpu(), the no-GPU skip, taught in
+ * docs/00_basics_2.md, section 7. One definition for every basics program (first_kernel.cu
+ * writes both out in full, so that the first program reads on its own) and every chapter's
+ * plain program (<chapter>/plain_*.cu includes it as "../01_vecadd/basics/check.h").
  * A failed call prints the call, the file and line, and the error, then exits 1; a build without
- * code for this GPU exits 77 (skipped) with a message. */
+ * code for this GPU exits 77 (skipped) with a message. Call skip_without_gpu() after reading the
+ * arguments, so that bad usage exits 2 even where there is no GPU. */
 #ifndef BASICS_CHECK_H
 #define BASICS_CHECK_H
 #include <stdio.h>

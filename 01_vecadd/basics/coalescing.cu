@@ -1,5 +1,5 @@
 /* coalescing: the same copy with neighbouring threads reading neighbouring floats (stride 1) or
- * floats 32 apart (stride 32), timed with CUDA events (docs/00_basics.md, sections 5 and 6).
+ * floats 32 apart (stride 32), timed with CUDA events (docs/00_basics_2.md, sections 5 and 6).
  *
  *   coalescing [--n N] [--csv FILE]
  *
@@ -94,6 +94,10 @@ int main(int argc, char **argv)
     skip_without_gpu();
     const size_t bytes = (size_t)n * sizeof(float);
     float *in = (float *)malloc(bytes), *out = (float *)malloc(bytes), *d_in, *d_out;
+    if (!in || !out) {
+        fprintf(stderr, "out of host memory\n");
+        return 1;
+    }
     srand(1);
     for (int i = 0; i < n; i++)
         in[i] = (float)rand() / RAND_MAX;

@@ -1,4 +1,4 @@
-/* error_check: what the error check catches (docs/00_basics.md, section 7).
+/* error_check: what the error check catches (docs/00_basics_2.md, section 7).
  *
  * Three mistakes, each caught where CUDA reports it: a launch with more threads per block than
  * the GPU allows (reported by cudaGetLastError right after the launch), an allocation larger than

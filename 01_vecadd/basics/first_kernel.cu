@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Every CUDA call returns an error code; this checks it and names the call, file and line. */
+/* Every CUDA call returns an error code; this checks it and names the call, file and line.
+ * (docs/00_basics_2.md, section 7; the other programs include the same lines from check.h.) */
 #define CHECK(call)                                                                       \
     do {                                                                                  \
         cudaError_t err_ = (call);                                                        \
@@ -44,11 +45,18 @@ int main(void)
 
     /* Host memory, filled with random values from a fixed seed. */
     float *x = (float *)malloc(bytes), *y = (float *)malloc(bytes);
+    if (!x || !y) {
+        fprintf(stderr, "out of host memory\n");
+        return 1;
+    }
     srand(42);
     for (int i = 0; i < n; i++)
         x[i] = (float)rand() / RAND_MAX * 2.0f - 1.0f;
 
-    /* Device memory: a separate address space; the host copies in and out. */
+    /* Device memory: a separate address space; the host copies in and out. cudaMalloc(void **p,
+     * size_t bytes) writes the device address into *p. &d_x is a float **, which C would want
+     * cast to (void **); nvcc compiles .cu files as C++, and cuda_runtime.h adds a template
+     * cudaMalloc for any T **, so no cast is needed. */
     float *d_x, *d_y;
     CHECK(cudaMalloc(&d_x, bytes));
     CHECK(cudaMalloc(&d_y, bytes));

@@ -40,6 +40,10 @@ static int check_2d(int width, int height, int block)
 {
     const size_t bytes = (size_t)width * height * sizeof(int);
     int *out = (int *)malloc(bytes), *d_out;
+    if (!out) {
+        fprintf(stderr, "out of host memory\n");
+        exit(1);
+    }
     CHECK(cudaMalloc(&d_out, bytes));
     CHECK(cudaMemset(d_out, 0xFF, bytes)); /* -1 everywhere: an unwritten element shows */
     const dim3 threads(block, block);

@@ -55,24 +55,31 @@ static int case_huge(tut_grader *g)
  * the right values but visits each element many times. At 2^28 floats on one wave of blocks the
  * kernel moves 12 bytes per element as cudaMemcpy moves 8; the chapter's grid-stride kernel
  * reaches 0.92 of the copy's GB/s on an H100 (docs/results/01_vecadd/bandwidth.csv), a loop
- * stepping by blockDim.x about 1 / (blocks in the grid). The bar, 0.3, is a loose one: it checks
- * the work done, not the last few per cent. */
+ * stepping by blockDim.x about 1 / (blocks in the grid). The bar (common/speed_bars.h) is a
+ * loose one: it checks the work done, not the last few per cent. */
 static int speed(tut_grader *g, double bar)
 {
     return grade_vecadd_speed(g, vecadd_f32_grid_stride_kernel, LABEL, bar);
+}
+
+/* The boundaries by design (vecadd_grading.h): multiples -1, 0, +1 of the warp, the block and
+ * the grid's threads on one wave and on a drawn grid, the smallest sizes. */
+static int case_boundaries(tut_grader *g)
+{
+    return grade_vecadd_boundaries(g, vecadd_f32_grid_stride_kernel, LABEL, 1);
 }
 
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
         {"primes", case_primes},  {"one", case_one},     {"stride_edges", case_stride_edges},
-        {"small", case_small},    {"huge", case_huge},
+        {"small", case_small},    {"huge", case_huge}, {"boundaries", case_boundaries},
     };
     const tut_exercise ex = {.id = "ex01.1",
                              .title = "the grid-stride loop",
                              .cases = cases,
                              .case_count = TUT_COUNT(cases),
                              .speed = speed,
-                             .speed_bar = 0.3};
+                             .speed_bar = TUT_SPEED_BAR_EX01_1};
     return tut_exercise_main(argc, argv, &ex);
 }

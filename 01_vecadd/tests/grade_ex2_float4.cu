@@ -57,17 +57,24 @@ static int speed(tut_grader *g, double bar)
     return grade_vecadd_speed(g, vecadd_f32x4_kernel, "float4 kernel", bar);
 }
 
+/* The boundaries by design (vecadd_grading.h): multiples -1, 0, +1 of the warp, the block and
+ * the grid's threads on one wave and on a drawn grid, the smallest sizes, every residue mod 4 and 4 times the grid. */
+static int case_boundaries(tut_grader *g)
+{
+    return grade_vecadd_boundaries(g, vecadd_f32x4_kernel, LABEL, 4);
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
         {"tails", case_tails},   {"tiny", case_tiny},   {"primes", case_primes},
-        {"stride_edges", case_stride_edges},
+        {"stride_edges", case_stride_edges}, {"boundaries", case_boundaries},
     };
     const tut_exercise ex = {.id = "ex01.2",
                              .title = "the float4 kernel with its tail",
                              .cases = cases,
                              .case_count = TUT_COUNT(cases),
                              .speed = speed,
-                             .speed_bar = 0.6};
+                             .speed_bar = TUT_SPEED_BAR_EX01_2};
     return tut_exercise_main(argc, argv, &ex);
 }

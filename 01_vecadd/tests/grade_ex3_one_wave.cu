@@ -98,6 +98,44 @@ static int case_every_gpu(tut_grader *g)
     return ok;
 }
 
+/* The boundaries by design, on every GPU of the table (no CUDA call: a CPU case): for the
+ * streaming kernel and one drawn from the seed, items at the multiples -1, 0, +1 of the warp, of
+ * the block the reference chooses and of one full wave of its threads (SMs x resident blocks x
+ * threads), and the smallest counts: where `needed` rounds up and where it meets the wave. */
+static int case_boundaries(tut_grader *g)
+{
+    int ok = 1;
+    for (int i = 0; i < tut_gpu_profile_count(); ++i) {
+        const tut_device_info *dev = tut_gpu_profile_at(i);
+        const kernel_resources kernels[2] = {{16, 0}, random_kernel(g)};
+        for (int j = 0; j < 2; ++j) {
+            const launch_config want = reference_config(dev, kernels[j], 1);
+            if (want.threads == 0)
+                continue;
+            const size_t wave_threads =
+                (size_t)dev->sm_count * (size_t)want.blocks_per_sm * want.threads;
+            const tut_width widths[] = {{"warp", (size_t)dev->warp_size},
+                                        {"block", want.threads},
+                                        {"wave", wave_threads}};
+            tut_boundary sizes[64];
+            const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths),
+                                                    2 * wave_threads + 1, sizes,
+                                                    TUT_COUNT(sizes));
+            for (size_t b = 0; b < count; ++b) {
+                const int right = check_choice(dev, kernels[j], sizes[b].n);
+                if (!right) {
+                    char name[320];
+                    snprintf(name, sizeof name, "%s on %s", sizes[b].name, dev->name);
+                    ok &= tut_grader_boundary_verdict(name, sizes[b].n, 0);
+                }
+            }
+        }
+    }
+    printf("%d GPUs of the table: items at the warp, block and wave boundaries\n",
+           tut_gpu_profile_count());
+    return ok;
+}
+
 /* Kernels compiled here, with what the runtime says they use. */
 __global__ void streaming_kernel(const float *a, float *b, size_t n)
 {
@@ -191,6 +229,7 @@ int main(int argc, char **argv)
         {"every_gpu", case_every_gpu},
         {"this_gpu", case_this_gpu},
         {"launch", case_launch},
+        {"boundaries", case_boundaries},
     };
     const tut_exercise ex = {.id = "ex01.3",
                              .title = "the occupancy-based launch helper",

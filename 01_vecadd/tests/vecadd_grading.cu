@@ -85,6 +85,51 @@ void grade_random_grid(tut_grader *g, unsigned *blocks, unsigned *threads)
     *threads = 32u * (unsigned)tut_grader_size(g, 1, 8);
 }
 
+/* ---------------------------------------------------------------- boundaries */
+
+typedef struct {
+    vecadd_kernel_fn kernel;
+    const char *label;
+    unsigned blocks, threads;
+} boundary_job;
+
+static int boundary_check(tut_grader *g, size_t n, void *ctx)
+{
+    const boundary_job *j = (const boundary_job *)ctx;
+    return grade_vecadd(g, j->kernel, j->label, n, j->blocks, j->threads);
+}
+
+static int boundaries_on_grid(tut_grader *g, boundary_job *job, unsigned vector_width)
+{
+    const size_t grid = (size_t)job->blocks * job->threads;
+    const tut_width widths[] = {
+        {"warp", (size_t)g->dev->warp_size}, {"block", job->threads}, {"grid", grid},
+        {"vector", vector_width > 1 ? vector_width : 0},
+        {"vector*grid", vector_width > 1 ? vector_width * grid : 0},
+    };
+    tut_boundary sizes[96];
+    const size_t max = 2 * (vector_width > 1 ? vector_width : 1) * grid + 2;
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), max, sizes,
+                                            TUT_COUNT(sizes));
+    printf("%s boundaries on %u blocks x %u threads: %zu sizes up to %zu\n", job->label,
+           job->blocks, job->threads, count, max);
+    return tut_grader_run_boundaries(g, sizes, count, boundary_check, job);
+}
+
+int grade_vecadd_boundaries(tut_grader *g, vecadd_kernel_fn kernel, const char *label,
+                            unsigned vector_width)
+{
+    /* One wave of the largest block that fills an SM, as the chapter launches. */
+    tut_kernel_use use = tut_kernel_use_of((const void *)kernel, 1, 0);
+    use.threads = tut_best_block_size(g->dev, use, 256);
+    boundary_job wave = {kernel, label, (unsigned)(g->dev->sm_count * tut_blocks_per_sm(g->dev, use)),
+                         (unsigned)use.threads};
+    boundary_job drawn = {kernel, label, 0, 0};
+    grade_random_grid(g, &drawn.blocks, &drawn.threads);
+    const int ok = boundaries_on_grid(g, &wave, vector_width);
+    return boundaries_on_grid(g, &drawn, vector_width) && ok;
+}
+
 /* ---------------------------------------------------------------- speed */
 
 typedef struct {

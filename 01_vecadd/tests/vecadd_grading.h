@@ -36,4 +36,12 @@ int grade_vecadd_speed(tut_grader *g, vecadd_kernel_fn kernel, const char *label
  * free memory cannot hold them. */
 int grade_vecadd_huge(tut_grader *g, vecadd_kernel_fn kernel, const char *label);
 
+/* The boundary sizes (common/exercise.h, tut_boundary_sizes), every one graded: on one wave of
+ * blocks from this GPU's occupancy (the chapter's launch) and on a grid drawn from the seed, the
+ * multiples -1, 0, +1 of the warp, the block, the grid's threads, and (vector_width > 1) the
+ * vector width, every residue mod it, and vector_width times the grid's threads. Each size is
+ * named in its verdict line ("boundary grid*2-1 (n = ...) -> FAIL"). Returns 1 if all pass. */
+int grade_vecadd_boundaries(tut_grader *g, vecadd_kernel_fn kernel, const char *label,
+                            unsigned vector_width);
+
 #endif

@@ -1,4 +1,4 @@
-# Chapter 02: time per step of each variant on the document's rod (seed_timings.csv), and the
+# Chapter 02: time per step of each variant on the document's rod (document_timings.csv), and the
 # bandwidth of each on a 2^24-point rod beside a device-to-device copy (large_rod.csv).
 # gnuplot -e "datadir='...'; outdir='...'" timings.gp
 set datafile separator ','
@@ -19,9 +19,9 @@ set title "1001 points x 10000 steps: time per step"
 set ylabel 'microseconds per step (log)'
 set logscale y
 set yrange [0.05:10]
-stats datadir.'/seed_timings.csv' using 'us_per_step' nooutput
+stats datadir.'/document_timings.csv' using 'us_per_step' nooutput
 set xrange [-0.6:STATS_records - 0.4]
-plot datadir.'/seed_timings.csv' using 0:'us_per_step':xtic(label(strcol('variant'), strcol('config'))) \
+plot datadir.'/document_timings.csv' using 0:'us_per_step':xtic(label(strcol('variant'), strcol('config'))) \
      with boxes lc rgb '#4477aa' notitle, \
      '' using 0:'us_per_step':(sprintf('%.3g', column('us_per_step'))) with labels offset 0,0.7 font ',8' notitle
 unset logscale y

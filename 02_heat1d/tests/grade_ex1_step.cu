@@ -37,11 +37,25 @@ static int case_small_grid(tut_grader *g)
     return heat_grade_run(g, &step, tut_grader_odd(g, 100001, 1000001), draw_steps(g), 0, blocks);
 }
 
+/* The boundaries by design: the warp, a block size drawn from the seed and a grid of 1 to 5
+ * such blocks (the grid-stride loop's stride), their multiples -1, 0, +1, the smallest rods. */
+static int case_boundaries(tut_grader *g)
+{
+    const int threads = heat_grade_threads(g);
+    const size_t blocks = tut_grader_size(g, 1, 5);
+    const tut_width widths[] = {{"warp", (size_t)g->dev->warp_size},
+                                {"block", (size_t)threads},
+                                {"grid", blocks * (size_t)threads}};
+    return heat_grade_boundaries(g, &step, widths, TUT_COUNT(widths),
+                                 2 * blocks * (size_t)threads + 2, threads, blocks);
+}
+
 static const tut_grader_case cases[] = {
     {"walls", case_walls},
     {"primes", case_primes},
     {"block_edges", case_block_edges},
     {"small_grid", case_small_grid},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

@@ -48,12 +48,26 @@ static int case_long_run(tut_grader *g)
                           (long long)tut_grader_size(g, 2000, 5000), 0, 0);
 }
 
+/* The boundaries by design: the warp and a block size drawn from the seed (each thread walks
+ * i, i + blockDim.x, ...), their multiples -1, 0, +1, the smallest rods, and the capacity of
+ * one block's shared memory on this GPU. */
+static int case_boundaries(tut_grader *g)
+{
+    const int threads = heat_grade_threads(g);
+    const size_t capacity = heat_shared_block_capacity();
+    const tut_width widths[] = {{"warp", (size_t)g->dev->warp_size},
+                                {"block", (size_t)threads},
+                                {"capacity", capacity - 1}};
+    return heat_grade_boundaries(g, &shared, widths, TUT_COUNT(widths), capacity, threads, 0);
+}
+
 static const tut_grader_case cases[] = {
     {"primes", case_primes},
     {"walls", case_walls},
     {"block_edges", case_block_edges},
     {"capacity", case_capacity},
     {"long_run", case_long_run},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

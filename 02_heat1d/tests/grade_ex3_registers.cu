@@ -14,7 +14,7 @@
 
 #define SPEED_POINTS 1001 /* the document's rod */
 #define SPEED_STEPS 2000
-#define SPEED_BAR 10.0
+#define SPEED_BAR TUT_SPEED_BAR_EX02_3 /* common/speed_bars.h */
 
 static const heat_variant_under_test registers = {
     "one block, registers", heat_block_registers_prepare, heat_run_block_registers};
@@ -60,6 +60,19 @@ static int case_long_run(tut_grader *g)
                           (long long)tut_grader_size(g, 2000, 5000), 0, 0);
 }
 
+/* The boundaries by design: one thread's strip (POINTS_PER_THREAD), a warp's strips and the
+ * block's capacity, their multiples -1, 0, +1, every residue of a short strip, the smallest
+ * rods. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t strip = (size_t)heat_block_registers_points_per_thread();
+    const size_t capacity = heat_block_registers_capacity();
+    const tut_width widths[] = {{"strip", strip},
+                                {"warp strips", (size_t)g->dev->warp_size * strip},
+                                {"capacity", capacity - 1}};
+    return heat_grade_boundaries(g, &registers, widths, TUT_COUNT(widths), capacity, 0, 0);
+}
+
 static void run_registers(void *job) { heat_run_block_registers((const heat_job *)job); }
 static void run_cooperative(void *job) { heat_run_cooperative((const heat_job *)job); }
 
@@ -95,6 +108,7 @@ static const tut_grader_case cases[] = {
     {"strip_edges", case_strip_edges},
     {"capacity", case_capacity},
     {"long_run", case_long_run},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

@@ -35,7 +35,7 @@ static const heat_kernel_cost temporal_cost = {.regs_per_thread = 14};
 #define BLOCK_REGISTERS_MAX_THREADS 1024
 static const heat_kernel_cost registers_cap = {.regs_per_thread = 64, .static_shared = 32768};
 
-#define SEED_POINTS 1001
+#define DOC_POINTS 1001
 #define LARGE_POINTS ((size_t)1 << 24)
 
 
@@ -50,18 +50,18 @@ static int resident_threads(const heat_launch *l)
 static void check_cooperative(const tut_device_info *dev)
 {
     char why[320];
-    heat_launch seed, large;
-    EXPECT(heat_config_cooperative(dev, cooperative_cost, SEED_POINTS, 0, &seed, why, sizeof why));
+    heat_launch doc, large;
+    EXPECT(heat_config_cooperative(dev, cooperative_cost, DOC_POINTS, 0, &doc, why, sizeof why));
     EXPECT(heat_config_cooperative(dev, cooperative_cost, LARGE_POINTS, 0, &large, why,
                                    sizeof why));
-    EXPECT(seed.threads == HEAT_DEFAULT_THREADS && seed.blocks == 4);
+    EXPECT(doc.threads == HEAT_DEFAULT_THREADS && doc.blocks == 4);
     EXPECT(large.blocks == (size_t)large.blocks_per_sm * (size_t)dev->sm_count);
     EXPECT(resident_threads(&large) == dev->max_threads_per_sm);
     const tut_kernel_use use = {.threads = large.threads,
                                 .regs_per_thread = cooperative_cost.regs_per_thread};
     EXPECT(tut_blocks_per_sm(dev, use) == large.blocks_per_sm);
     printf("  %-11s %-22s %6zu blocks x %4d threads (%d per SM; the 2^24 rod: %zu blocks)\n",
-           "cooperative", "default", seed.blocks, seed.threads, seed.blocks_per_sm, large.blocks);
+           "cooperative", "default", doc.blocks, doc.threads, doc.blocks_per_sm, large.blocks);
     /* Every block size a student may ask for fits this kernel. */
     for (int threads = 32; threads <= 1024; threads *= 2) {
         heat_launch asked;
@@ -90,8 +90,8 @@ static void check_shared(const tut_device_info *dev)
     heat_launch l;
     const size_t cap = heat_shared_block_capacity_on(dev, shared_cost);
     EXPECT(cap * 16 <= dev->shared_per_block_optin && (cap + 1) * 16 > dev->shared_per_block_optin);
-    EXPECT(heat_config_shared_block(dev, shared_cost, SEED_POINTS, 0, &l, why, sizeof why));
-    EXPECT(l.threads == 1024 && l.blocks == 1 && l.shared_bytes == 2 * SEED_POINTS * 8);
+    EXPECT(heat_config_shared_block(dev, shared_cost, DOC_POINTS, 0, &l, why, sizeof why));
+    EXPECT(l.threads == 1024 && l.blocks == 1 && l.shared_bytes == 2 * DOC_POINTS * 8);
     printf("  %-11s %-22s %6d block  x %4d threads, %zu bytes (holds at most %zu points)\n",
            "shared", "default", 1, l.threads, l.shared_bytes, cap);
     /* The largest rod it holds runs; one point more is refused, with the reason. */
@@ -103,13 +103,13 @@ static void check_shared(const tut_device_info *dev)
     EXPECT(l.threads == 32);
     for (int i = 0; i < heat_shared_sweep_count; ++i) {
         const int threads = heat_shared_sweep_threads[i];
-        const int fits = heat_config_shared_block(dev, shared_cost, SEED_POINTS, threads, &l, why,
+        const int fits = heat_config_shared_block(dev, shared_cost, DOC_POINTS, threads, &l, why,
                                                   sizeof why);
         EXPECT(fits && l.threads == threads); /* 19 registers x 1024 threads fit any GPU */
     }
 }
 
-/* 4: the register variant holds 4 x 1024 points in one block; the seed rod takes 8 warps. */
+/* 4: the register variant holds 4 x 1024 points in one block; the document's rod takes 8 warps. */
 static void check_registers(const tut_device_info *dev)
 {
     char why[320];
@@ -117,9 +117,9 @@ static void check_registers(const tut_device_info *dev)
     const size_t cap = heat_block_registers_capacity_on(dev, HEAT1D_POINTS_PER_THREAD,
                                                         BLOCK_REGISTERS_MAX_THREADS);
     EXPECT(cap == (size_t)HEAT1D_POINTS_PER_THREAD * 1024);
-    EXPECT(heat_config_block_registers(dev, registers_cost, SEED_POINTS, HEAT1D_POINTS_PER_THREAD,
+    EXPECT(heat_config_block_registers(dev, registers_cost, DOC_POINTS, HEAT1D_POINTS_PER_THREAD,
                                        BLOCK_REGISTERS_MAX_THREADS, &l, why, sizeof why));
-    const int strips = (SEED_POINTS + HEAT1D_POINTS_PER_THREAD - 1) / HEAT1D_POINTS_PER_THREAD;
+    const int strips = (DOC_POINTS + HEAT1D_POINTS_PER_THREAD - 1) / HEAT1D_POINTS_PER_THREAD;
     EXPECT(l.threads == (strips + 31) / 32 * 32 && l.blocks == 1);
     printf("  %-11s points/thread=%-8d %6d block  x %4d threads (holds at most %zu points)\n",
            "registers", HEAT1D_POINTS_PER_THREAD, 1, l.threads, cap);
@@ -260,8 +260,8 @@ static void check_small_gpu(void)
 
     /* Shared: a default block of 1024 threads does not fit the registers; it shrinks to the
      * largest that does, and the rod (16,016 bytes) still fits its 16 KiB. */
-    EXPECT(heat_config_shared_block(&tiny, shared_cost, SEED_POINTS, 0, &l, why, sizeof why));
-    const int largest = largest_resident_block(&tiny, shared_cost, 2 * SEED_POINTS * 8);
+    EXPECT(heat_config_shared_block(&tiny, shared_cost, DOC_POINTS, 0, &l, why, sizeof why));
+    const int largest = largest_resident_block(&tiny, shared_cost, 2 * DOC_POINTS * 8);
     EXPECT(largest >= 32 && largest < 1024 && l.threads == largest);
     printf("  shared: %d threads (1024 do not fit)\n", l.threads);
 

@@ -140,3 +140,29 @@ void heat_grade_free_job(heat_job *job)
     tut_device_free(job->a);
     tut_device_free(job->b);
 }
+
+typedef struct {
+    const heat_variant_under_test *v;
+    int threads;
+    size_t max_blocks;
+} heat_boundary_job;
+
+static int heat_boundary_check(tut_grader *g, size_t n, void *ctx)
+{
+    const heat_boundary_job *j = (const heat_boundary_job *)ctx;
+    if (n < 2)
+        return 1; /* a rod has two walls: 2 points at least (the chapter's programs refuse 1) */
+    return heat_grade_run(g, j->v, n, (long long)tut_grader_size(g, 1, 6), j->threads,
+                          j->max_blocks);
+}
+
+int heat_grade_boundaries(tut_grader *g, const heat_variant_under_test *v,
+                          const tut_width *widths, int width_count, size_t max, int threads,
+                          size_t max_blocks)
+{
+    tut_boundary sizes[96];
+    const size_t count = tut_boundary_sizes(widths, width_count, max, sizes, TUT_COUNT(sizes));
+    heat_boundary_job job = {v, threads, max_blocks};
+    printf("%s: %zu boundary sizes up to %zu points\n", v->name, count, max);
+    return tut_grader_run_boundaries(g, sizes, count, heat_boundary_check, &job);
+}

@@ -28,4 +28,11 @@ int heat_grade_threads(tut_grader *g);
 heat_job heat_grade_timing_job(tut_grader *g, size_t n, long long steps);
 void heat_grade_free_job(heat_job *job);
 
+/* The boundary sizes of the widths (common/exercise.h, tut_boundary_sizes) up to max points,
+ * each graded by heat_grade_run with a few steps and the given threads and grid cap, each named
+ * in its verdict line. Returns 1 if all pass. */
+int heat_grade_boundaries(tut_grader *g, const heat_variant_under_test *v,
+                          const tut_width *widths, int width_count, size_t max, int threads,
+                          size_t max_blocks);
+
 #endif

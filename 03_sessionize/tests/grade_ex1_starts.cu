@@ -93,11 +93,34 @@ static int case_extremes(tut_grader *g)
     return ok;
 }
 
+static int check_generated_size(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    return check_generated(g, (int64_t)n);
+}
+
+/* The boundaries by design: the warp, the chapter's block of 256 and the blocks of 128, 512 and
+ * 1024 a student may choose instead, one full wave of this GPU's threads (SMs x threads per SM,
+ * what a wave of a light grid-stride kernel holds), their multiples -1, 0, +1 and the smallest
+ * inputs. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t wave = (size_t)g->dev->sm_count * (size_t)g->dev->max_threads_per_sm;
+    const tut_width widths[] = {{"warp", (size_t)g->dev->warp_size}, {"block128", 128},
+                                {"block256", 256}, {"block512", 512}, {"block1024", 1024},
+                                {"wave", wave}};
+    tut_boundary sizes[96];
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), 2 * wave + 1, sizes,
+                                            TUT_COUNT(sizes));
+    return tut_grader_run_boundaries(g, sizes, count, check_generated_size, NULL);
+}
+
 static const tut_grader_case cases[] = {
     {"primes", case_primes},
     {"one", case_one},
     {"extremes", case_extremes},
     {"many", case_many},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

@@ -14,7 +14,7 @@
 #include "tutorial.h"
 
 #define SPEED_EVENTS 30000000
-#define SPEED_BAR 0.45
+#define SPEED_BAR TUT_SPEED_BAR_EX03_2 /* common/speed_bars.h */
 
 static int check_crossing(tut_grader *g, int64_t (*draw)(tut_grader *g))
 {
@@ -84,6 +84,35 @@ static int case_lanes(tut_grader *g)
     return ok;
 }
 
+/* One size both ways: mixed sessions, then one session over everything (every label the first
+ * start's, carried along every row and tile). */
+static int check_both_shapes(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    graded_events mixed = grading_events(g, EVENTS_MIXED, (int64_t)n, -1);
+    int ok = grading_check_variant(&chained_scan_variant, &mixed);
+    grading_events_free(&mixed);
+    graded_events single = grading_events(g, EVENTS_SINGLE_SESSION, (int64_t)n, -1);
+    ok &= grading_check_variant(&chained_scan_variant, &single);
+    grading_events_free(&single);
+    return ok;
+}
+
+/* The boundaries by design: a row of 32 (the warp), the block's CHAINED_TILE events, one wave of
+ * tiles on this GPU (SMs x the blocks of CHAINED_THREADS an SM holds by its thread limit), their
+ * multiples -1, 0, +1 and the smallest inputs. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t wave = (size_t)g->dev->sm_count *
+                        (size_t)(g->dev->max_threads_per_sm / CHAINED_THREADS) * CHAINED_TILE;
+    const tut_width widths[] = {{"warp", (size_t)g->dev->warp_size},
+                                {"tile", CHAINED_TILE}, {"wave of tiles", wave}};
+    tut_boundary sizes[64];
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), wave + 1, sizes,
+                                            TUT_COUNT(sizes));
+    return tut_grader_run_boundaries(g, sizes, count, check_both_shapes, NULL);
+}
+
 static int speed(tut_grader *g, double bar)
 {
     return grading_speed(g, &chained_scan_variant, SPEED_EVENTS, bar);
@@ -96,6 +125,7 @@ static const tut_grader_case cases[] = {
     {"long_session", case_long_session},
     {"large", case_large},
     {"lanes", case_lanes},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

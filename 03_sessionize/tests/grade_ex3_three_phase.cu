@@ -16,9 +16,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define SPEED_EVENTS 30000000
-#define SPEED_BAR 0.25
+#define SPEED_BAR TUT_SPEED_BAR_EX03_3 /* common/speed_bars.h */
 
 static int check_crossing(tut_grader *g, int64_t (*draw)(tut_grader *g))
 {
@@ -71,11 +72,11 @@ static int case_long_session(tut_grader *g)
  * the next round before every thread is done with it is a race that only a second round has
  * (tile_carry_kernel: scan_three_phase.h). */
 
-static int case_carry_rounds(tut_grader *g)
+/* Phase 2 alone on `tiles` tile maxima drawn from the seed (sparse starts, none at the first
+ * tile of a round), every carry against the CPU's. */
+static int check_carries(tut_grader *g, int64_t tiles)
 {
     const int64_t round = (int64_t)CARRY_THREADS * CARRY_ITEMS;
-    const int64_t tiles =
-        (int64_t)tut_grader_size(g, 2, 4) * round + (int64_t)tut_grader_size(g, 0, 2) - 1;
     const size_t bytes = tut_bytes((size_t)tiles, sizeof(int64_t), "tiles");
     int64_t *latest = (int64_t *)tut_host_alloc(bytes, "tile maxima");
     int64_t *want = (int64_t *)tut_host_alloc(bytes, "carries");
@@ -107,6 +108,63 @@ static int case_carry_rounds(tut_grader *g)
     return ok;
 }
 
+static int case_carry_rounds(tut_grader *g)
+{
+    const int64_t round = (int64_t)CARRY_THREADS * CARRY_ITEMS;
+    const int64_t tiles =
+        (int64_t)tut_grader_size(g, 2, 4) * round + (int64_t)tut_grader_size(g, 0, 2) - 1;
+    return check_carries(g, tiles);
+}
+
+static int check_carries_size(tut_grader *g, size_t tiles, void *ctx)
+{
+    (void)ctx;
+    return check_carries(g, (int64_t)tiles);
+}
+
+/* Every size both ways: mixed sessions, then one session over everything. */
+static int check_both_shapes(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    graded_events mixed = grading_events(g, EVENTS_MIXED, (int64_t)n, -1);
+    int ok = grading_check_variant(&three_phase_variant, &mixed);
+    grading_events_free(&mixed);
+    graded_events single = grading_events(g, EVENTS_SINGLE_SESSION, (int64_t)n, -1);
+    ok &= grading_check_variant(&three_phase_variant, &single);
+    grading_events_free(&single);
+    return ok;
+}
+
+/* The boundaries by design. Events: the warp, a thread's THREE_PHASE_ITEMS, the tile, their
+ * multiples -1, 0, +1 up to four tiles, the smallest inputs (one tile, partly empty). Phase 2
+ * alone, in tiles: the warp, CARRY_THREADS, one round (CARRY_THREADS x CARRY_ITEMS tiles), their
+ * multiples -1, 0, +1 up to two rounds, every residue mod CARRY_ITEMS. */
+static int case_boundaries(tut_grader *g)
+{
+    const tut_width event_widths[] = {{"warp", (size_t)g->dev->warp_size},
+                                      {"thread items", THREE_PHASE_ITEMS},
+                                      {"tile", THREE_PHASE_TILE}};
+    tut_boundary sizes[96];
+    size_t count = tut_boundary_sizes(event_widths, TUT_COUNT(event_widths),
+                                      4 * (size_t)THREE_PHASE_TILE + 1, sizes, TUT_COUNT(sizes));
+    int ok = tut_grader_run_boundaries(g, sizes, count, check_both_shapes, NULL);
+    const size_t round = (size_t)CARRY_THREADS * CARRY_ITEMS;
+    const tut_width tile_widths[] = {{"carry items", CARRY_ITEMS},
+                                     {"carry warp tiles", (size_t)g->dev->warp_size},
+                                     {"carry threads", CARRY_THREADS},
+                                     {"carry round", round}};
+    count = tut_boundary_sizes(tile_widths, TUT_COUNT(tile_widths), 2 * round + 1, sizes,
+                               TUT_COUNT(sizes));
+    for (size_t i = 0; i < count; ++i) {
+        char name[80];
+        snprintf(name, sizeof name, "phase 2 tiles %s", sizes[i].name);
+        memcpy(sizes[i].name, name, sizeof sizes[i].name - 1);
+        sizes[i].name[sizeof sizes[i].name - 1] = '\0';
+    }
+    ok &= tut_grader_run_boundaries(g, sizes, count, check_carries_size, NULL);
+    return ok;
+}
+
 static int speed(tut_grader *g, double bar)
 {
     return grading_speed(g, &three_phase_variant, SPEED_EVENTS, bar);
@@ -119,6 +177,7 @@ static const tut_grader_case cases[] = {
     {"long_session", case_long_session},
     {"many_tiles", case_many_tiles},
     {"carry_rounds", case_carry_rounds},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

@@ -12,9 +12,9 @@
 #include "sum_pairs.h"
 #include "tutorial.h"
 
-static int check_sum(tut_grader *g, size_t n)
+/* The sums of n values on `blocks` blocks (the second launch adds `blocks` block sums). */
+static int check_sum_on(tut_grader *g, size_t n, int blocks)
 {
-    const int blocks = mc_sum_pairs_blocks();
     printf("sum of pairs: %zu values, %d blocks of %d threads\n", n, blocks, SUM_PAIRS_THREADS);
     float *values = (float *)tut_host_alloc(tut_bytes(n, sizeof(float), "values"), "values");
     tut_rng_fill_f32(&g->rng, values, n, 0.5f, 1.5f);
@@ -42,6 +42,8 @@ static int check_sum(tut_grader *g, size_t n)
     return ok;
 }
 
+static int check_sum(tut_grader *g, size_t n) { return check_sum_on(g, n, mc_sum_pairs_blocks()); }
+
 static int case_primes(tut_grader *g) { return check_sum(g, tut_grader_prime(g, 2, 100003)); }
 static int case_one(tut_grader *g) { return check_sum(g, 1); }
 static int case_block_edges(tut_grader *g)
@@ -51,11 +53,47 @@ static int case_block_edges(tut_grader *g)
 /* More values than the grid has threads: every thread adds several. */
 static int case_many(tut_grader *g) { return check_sum(g, tut_grader_odd(g, 10000001, 30000001)); }
 
+static int check_sum_size(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    return check_sum(g, n);
+}
+
+static int check_sum_blocks(tut_grader *g, size_t blocks, void *ctx)
+{
+    (void)ctx;
+    return check_sum_on(g, tut_grader_odd(g, 100001, 300001), (int)blocks);
+}
+
+/* The boundaries by design. Values: the warp, the block (SUM_PAIRS_THREADS), one full wave of
+ * the launcher's grid on this GPU (mc_sum_pairs_blocks() x SUM_PAIRS_THREADS), their multiples
+ * -1, 0, +1 and the smallest counts. Block sums (the second launch's count, a parameter of
+ * mc_sum_pairs_gpu): the warp and the block, their multiples -1, 0, +1, and this GPU's wave. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t wave = (size_t)mc_sum_pairs_blocks() * SUM_PAIRS_THREADS;
+    const tut_width widths[] = {{"warp", (size_t)g->dev->warp_size},
+                                {"block", SUM_PAIRS_THREADS}, {"wave", wave}};
+    tut_boundary sizes[64];
+    size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), 2 * wave + 1, sizes,
+                                      TUT_COUNT(sizes));
+    int ok = tut_grader_run_boundaries(g, sizes, count, check_sum_size, NULL);
+    const tut_width block_widths[] = {{"block sums warp", (size_t)g->dev->warp_size},
+                                      {"block sums block", SUM_PAIRS_THREADS},
+                                      {"block sums wave", (size_t)mc_sum_pairs_blocks()}};
+    count = tut_boundary_sizes(block_widths, TUT_COUNT(block_widths),
+                               (size_t)mc_sum_pairs_blocks() + 2 * SUM_PAIRS_THREADS, sizes,
+                               TUT_COUNT(sizes));
+    ok &= tut_grader_run_boundaries(g, sizes, count, check_sum_blocks, NULL);
+    return ok;
+}
+
 static const tut_grader_case cases[] = {
     {"primes", case_primes},
     {"one", case_one},
     {"block_edges", case_block_edges},
     {"many", case_many},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

@@ -81,12 +81,49 @@ static int case_many_streams(tut_grader *g)
                          1);
 }
 
+/* 1 per sample (the sum must be n exactly): a dropped or doubled sample shows. */
+static int check_one_size(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    return check_streams(g, MC_ONE, n, 0);
+}
+
+static int check_wave_size(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    return check_streams(g, MC_ONE, n, 1);
+}
+
+/* The boundaries by design: Philox's four numbers per call (every residue of the last stream's
+ * length mod 4), a stream (MC_STREAM_SAMPLES), a warp's and a block's streams, their multiples
+ * -1, 0, +1 and the smallest counts; then one wave of streams on one block per SM. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t stream = MC_STREAM_SAMPLES;
+    const tut_width widths[] = {{"philox4", 4}, {"stream", stream},
+                                {"warp of streams", (size_t)g->dev->warp_size * stream},
+                                {"block of streams", (size_t)MC_FUSED_THREADS * stream}};
+    tut_boundary sizes[96];
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths),
+                                            2 * (size_t)MC_FUSED_THREADS * stream + 1, sizes,
+                                            TUT_COUNT(sizes));
+    int ok = tut_grader_run_boundaries(g, sizes, count, check_one_size, NULL);
+    /* One stream per thread of one block per SM: the grid's first pass over the streams ends
+     * exactly at the last sample, one sample early or one late. */
+    const size_t wave = (size_t)g->dev->sm_count * MC_FUSED_THREADS * MC_STREAM_SAMPLES;
+    const tut_width wave_width[] = {{"wave of streams", wave}};
+    const size_t wave_count = tut_boundary_sizes(wave_width, 1, wave + 1, sizes, TUT_COUNT(sizes));
+    ok &= tut_grader_run_boundaries(g, sizes + 3, wave_count - 3, check_wave_size, NULL);
+    return ok;
+}
+
 static const tut_grader_case cases[] = {
     {"one_stream", case_one_stream},
     {"stream_edges", case_stream_edges},
     {"primes", case_primes},
     {"integrands", case_integrands},
     {"many_streams", case_many_streams},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

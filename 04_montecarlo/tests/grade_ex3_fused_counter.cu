@@ -22,7 +22,7 @@
 #include "tutorial.h"
 
 #define SPEED_SAMPLES (1ull << 32)
-#define SPEED_BAR 0.40
+#define SPEED_BAR TUT_SPEED_BAR_EX04_3 /* common/speed_bars.h */
 
 /* Runs the kernel on `blocks` blocks; the total of the blocks' pairs, added on the CPU (NaN if
  * a block never wrote its pair). */
@@ -104,6 +104,30 @@ static int case_many_streams(tut_grader *g)
                        32);
 }
 
+/* 1 per sample (the sum must be n exactly): a dropped or doubled sample shows. */
+static int check_one_size(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    return check_total(g, MC_ONE, n, 0);
+}
+
+/* The boundaries by design: Philox's four numbers per call (every residue of the last stream's
+ * length mod 4), a stream (MC_STREAM_SAMPLES), a warp's and a block's streams, their multiples
+ * -1, 0, +1 and the smallest counts. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t stream = MC_STREAM_SAMPLES;
+    const tut_width widths[] = {{"philox4", 4}, {"stream", stream},
+                                {"warp of streams", (size_t)g->dev->warp_size * stream},
+                                {"block of streams", (size_t)COUNTER_THREADS * stream}};
+    tut_boundary sizes[96];
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths),
+                                            2 * (size_t)COUNTER_THREADS * stream + 1, sizes,
+                                            TUT_COUNT(sizes));
+    int ok = tut_grader_run_boundaries(g, sizes, count, check_one_size, NULL);
+    return ok;
+}
+
 typedef struct {
     mc_problem p;
     int blocks;
@@ -146,6 +170,7 @@ static const tut_grader_case cases[] = {
     {"primes", case_primes},
     {"integrands", case_integrands},
     {"many_streams", case_many_streams},
+    {"boundaries", case_boundaries},
 };
 
 int main(int argc, char **argv)

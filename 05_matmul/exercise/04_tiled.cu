@@ -5,7 +5,7 @@
  * from a new seed each run (1, primes, multiples of 16 plus or minus one, any size with longer
  * leading dimensions), under compute-sanitizer too. Grade it (the loop: docs/exercises.md):
  *     cmake --build build-exercises --target ex05.1
- * Hints: docs/05_matmul_exercises.md, docs/05_matmul.md ("The tiled kernel"), and the
+ * Hints: docs/05_matmul_exercises.md, docs/05_matmul.md ("Shared-memory tiles"), and the
  * documents' TPB = 3 bug in pitfall.cu: what must every thread of a block do, even one whose
  * element of C lies outside the matrix? */
 #include "tutorial.h"

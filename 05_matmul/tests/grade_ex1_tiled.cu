@@ -14,6 +14,10 @@ static int case_strips(tut_grader *g) { return grade_matmul_case(g, &tiled, "str
 static int case_one(tut_grader *g) { return grade_matmul_case(g, &tiled, "one"); }
 static int case_primes(tut_grader *g) { return grade_matmul_case(g, &tiled, "primes"); }
 static int case_random(tut_grader *g) { return grade_matmul_case(g, &tiled, "random"); }
+static int case_boundaries(tut_grader *g)
+{
+    return grade_matmul_case(g, &tiled, "boundaries");
+}
 
 int main(int argc, char **argv)
 {
@@ -21,7 +25,8 @@ int main(int argc, char **argv)
                                             {"strips", case_strips},
                                             {"one", case_one},
                                             {"primes", case_primes},
-                                            {"random", case_random}};
+                                            {"random", case_random},
+                                            {"boundaries", case_boundaries}};
     const tut_exercise ex = {.id = "ex05.1", .title = "tiled kernel correct at every size",
                              .cases = cases, .case_count = TUT_COUNT(cases)};
     return tut_exercise_main(argc, argv, &ex);

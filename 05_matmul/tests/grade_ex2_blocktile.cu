@@ -9,7 +9,8 @@
 
 static const graded_matmul blocktile = {.name = "blocktile_2d", .launch = launch_blocktile_2d,
                                         .info = info_blocktile_2d,
-                                        .pad = 1, .tile_m = 128, .tile_n = 128, .tile_k = 8};
+                                        .pad = 1, .tile_m = 128, .tile_n = 128, .tile_k = 8,
+                                        .thread_m = 8, .thread_n = 8};
 
 static int case_tile_edges(tut_grader *g) { return grade_matmul_case(g, &blocktile, "tile_edges"); }
 static int case_strips(tut_grader *g)
@@ -19,6 +20,10 @@ static int case_strips(tut_grader *g)
 static int case_one(tut_grader *g) { return grade_matmul_case(g, &blocktile, "one"); }
 static int case_primes(tut_grader *g) { return grade_matmul_case(g, &blocktile, "primes"); }
 static int case_random(tut_grader *g) { return grade_matmul_case(g, &blocktile, "random"); }
+static int case_boundaries(tut_grader *g)
+{
+    return grade_matmul_case(g, &blocktile, "boundaries");
+}
 static int speed(tut_grader *g, double bar) { return grade_matmul_speed(g, &blocktile, bar); }
 
 int main(int argc, char **argv)
@@ -27,9 +32,10 @@ int main(int argc, char **argv)
                                             {"strips", case_strips},
                                             {"one", case_one},
                                             {"primes", case_primes},
-                                            {"random", case_random}};
+                                            {"random", case_random},
+                                            {"boundaries", case_boundaries}};
     const tut_exercise ex = {.id = "ex05.2", .title = "register blocking: 8 x 8 results per thread",
                              .cases = cases, .case_count = TUT_COUNT(cases), .speed = speed,
-                             .speed_bar = 0.20};
+                             .speed_bar = TUT_SPEED_BAR_EX05_2};
     return tut_exercise_main(argc, argv, &ex);
 }

@@ -10,7 +10,8 @@
 
 static const graded_matmul vectorized = {.name = "vectorized", .launch = launch_vectorized,
                                          .info = info_vectorized,
-                                         .pad = 4, .tile_m = 128, .tile_n = 128, .tile_k = 8};
+                                         .pad = 4, .tile_m = 128, .tile_n = 128, .tile_k = 8,
+                                        .thread_m = 8, .thread_n = 8};
 
 static int case_tile_edges(tut_grader *g)
 {
@@ -23,6 +24,10 @@ static int case_strips(tut_grader *g)
 static int case_one(tut_grader *g) { return grade_matmul_case(g, &vectorized, "one"); }
 static int case_primes(tut_grader *g) { return grade_matmul_case(g, &vectorized, "primes"); }
 static int case_random(tut_grader *g) { return grade_matmul_case(g, &vectorized, "random"); }
+static int case_boundaries(tut_grader *g)
+{
+    return grade_matmul_case(g, &vectorized, "boundaries");
+}
 static int speed(tut_grader *g, double bar) { return grade_matmul_speed(g, &vectorized, bar); }
 
 int main(int argc, char **argv)
@@ -31,9 +36,10 @@ int main(int argc, char **argv)
                                             {"strips", case_strips},
                                             {"one", case_one},
                                             {"primes", case_primes},
-                                            {"random", case_random}};
+                                            {"random", case_random},
+                                            {"boundaries", case_boundaries}};
     const tut_exercise ex = {.id = "ex05.3", .title = "float4 loads and a transposed A tile",
                              .cases = cases, .case_count = TUT_COUNT(cases), .speed = speed,
-                             .speed_bar = 0.40};
+                             .speed_bar = TUT_SPEED_BAR_EX05_3};
     return tut_exercise_main(argc, argv, &ex);
 }

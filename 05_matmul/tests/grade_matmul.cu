@@ -134,6 +134,56 @@ static int run_problem(tut_grader *g, const graded_matmul *k, int M, int N, int 
 
 static int size_in(tut_grader *g, int lo, int hi) { return (int)tut_grader_size(g, lo, hi); }
 
+/* One dimension (0: M, 1: N, 2: K) at its boundary sizes, the others fixed. */
+typedef struct {
+    const graded_matmul *k;
+    int dim;
+    int fixed[3];
+} matmul_boundary_job;
+
+static int matmul_boundary_check(tut_grader *g, size_t n, void *ctx)
+{
+    const matmul_boundary_job *j = (const matmul_boundary_job *)ctx;
+    int mnk[3] = {j->fixed[0], j->fixed[1], j->fixed[2]};
+    mnk[j->dim] = (int)n;
+    return run_problem(g, j->k, mnk[0], mnk[1], mnk[2], 0);
+}
+
+static int grade_matmul_boundaries(tut_grader *g, const graded_matmul *k)
+{
+    static const char *const dims[3] = {"M", "N", "K"};
+    const int tiles[3] = {k->tile_m, k->tile_n, k->tile_k};
+    const int threads[3] = {k->thread_m, k->thread_n, 0};
+    const int pads[3] = {0, k->pad > 1 ? k->pad : 0, k->pad > 1 ? k->pad : 0};
+    matmul_boundary_job job = {.k = k, .dim = 0, .fixed = {0, 0, 0}};
+    for (int d = 0; d < 3; ++d) /* a second tile, partial */
+        job.fixed[d] = tiles[d] + size_in(g, 1, tiles[d] - 1);
+    int ok = 1;
+    for (int d = 0; d < 3; ++d) {
+        char tile_name[16], thread_name[24], pad_name[24];
+        snprintf(tile_name, sizeof tile_name, "%s tile", dims[d]);
+        snprintf(thread_name, sizeof thread_name, "%s per thread", dims[d]);
+        snprintf(pad_name, sizeof pad_name, "%s float4", dims[d]);
+        const tut_width widths[] = {{tile_name, (size_t)tiles[d]},
+                                    {thread_name, (size_t)threads[d]},
+                                    {pad_name, (size_t)pads[d]}};
+        tut_boundary sizes[64];
+        const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths),
+                                                2 * (size_t)tiles[d] + 1, sizes,
+                                                TUT_COUNT(sizes));
+        for (size_t i = 0; i < count && sizes[i].name[0] == 's'; ++i) {
+            char name[48]; /* "smallest 1" -> "M smallest 1" */
+            snprintf(name, sizeof name, "%s %.40s", dims[d], sizes[i].name);
+            memcpy(sizes[i].name, name, sizeof name);
+        }
+        job.dim = d;
+        printf("%s at %zu boundary sizes, the others %d x %d x %d\n", dims[d], count,
+               job.fixed[0], job.fixed[1], job.fixed[2]);
+        ok &= tut_grader_run_boundaries(g, sizes, count, matmul_boundary_check, &job);
+    }
+    return ok;
+}
+
 int grade_matmul_case(tut_grader *g, const graded_matmul *k, const char *case_name)
 {
     int ok = 1;
@@ -167,6 +217,8 @@ int grade_matmul_case(tut_grader *g, const graded_matmul *k, const char *case_na
                               k->tile_n * size_in(g, 2, 3) + size_in(g, 1, k->tile_n - pad_unit),
                               k->tile_k * size_in(g, 3, 5) + size_in(g, 1, k->tile_k - pad_unit),
                               p * pad_unit);
+    } else if (strcmp(case_name, "boundaries") == 0) {
+        ok &= grade_matmul_boundaries(g, k);
     } else if (strcmp(case_name, "random") == 0) {
         /* Any size, leading dimensions longer than the rows (as a sub-matrix has: a kernel that
          * takes K for lda fails), a tall and a wide matrix. */

@@ -13,9 +13,13 @@ typedef struct {
     matmul_info_fn info;     /* its kernel, threads and dynamic shared memory (the poisoning's) */
     int pad;                 /* N and K are zero-padded to a multiple of this (4: float4 rows) */
     int tile_m, tile_n, tile_k; /* the block's tile of C and its K strip: edge sizes are drawn */
+    int thread_m, thread_n;  /* a thread's block of C (8 x 8 in register blocking), 0: none */
 } graded_matmul;
 
-/* One correctness case of the exercise (--case): "one", "primes", "tile_edges", "strips" (several
+/* One correctness case of the exercise (--case): "one", "primes", "tile_edges", "boundaries"
+ * (each of M, N and K in turn at the boundary sizes of its widths: the block's tile, a thread's
+ * block of C, the float4 padding unit, every residue of a width of at most 8, the smallest
+ * sizes; the other two at a partial second tile drawn from the seed), "strips" (several
  * blocks and strips, all of them partial: the sanitizers' case) or "random". Every problem
  * checks each element of the M x N result, and that nothing was written outside it (a poisoned
  * guard row below and guard columns to the right); shared memory is poisoned before each launch

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "grade_streams.h"
+#include "kernels.h"
 #include "pipeline.h"
 #include "tutorial.h"
 
@@ -37,10 +38,8 @@ static pipeline pipeline_over(stream_rig *r, size_t chunks)
 
 static void issue_student(void *p) { issue_depth_first((const pipeline *)p); }
 
-static int run_case(tut_grader *g, const char *name)
+static int run_shape(tut_grader *g, const rig_shape s)
 {
-    rig_shape s;
-    rig_case_shape(g, name, &s);
     stream_rig r;
     rig_create(&r, s.n, s.streams, s.work, g->seed);
     rig_poison(&r);
@@ -53,10 +52,162 @@ static int run_case(tut_grader *g, const char *name)
     return ok;
 }
 
+static int run_case(tut_grader *g, const char *name)
+{
+    rig_shape s;
+    rig_case_shape(g, name, &s);
+    return run_shape(g, s);
+}
+
+/* The boundary shapes (grade_streams.h), each named in its verdict line. */
+static int case_boundaries(tut_grader *g)
+{
+    rig_boundary shapes[256];
+    const size_t count = rig_boundary_shapes(g, shapes, TUT_COUNT(shapes));
+    int ok = 1;
+    for (size_t i = 0; i < count; ++i) {
+        tut_grader_boundary_begin(shapes[i].name, shapes[i].shape.n);
+        ok &= tut_grader_boundary_verdict(shapes[i].name, shapes[i].shape.n,
+                                          run_shape(g, shapes[i].shape));
+    }
+    return ok;
+}
+
 static int case_primes(tut_grader *g) { return run_case(g, "primes"); }
 static int case_one(tut_grader *g) { return run_case(g, "one"); }
 static int case_random(tut_grader *g) { return run_case(g, "random"); }
 static int case_many_streams(tut_grader *g) { return run_case(g, "many_streams"); }
+
+/* The bytes one side of a recorded copy spans (as grade_ex3_ring.cu reads them). */
+static void copy_span(struct cudaPitchedPtr ptr, struct cudaPos pos, struct cudaExtent extent,
+                      const char **begin, const char **end)
+{
+    const size_t slice = ptr.pitch * ptr.ysize;
+    *begin = (const char *)ptr.ptr + pos.z * slice + pos.y * ptr.pitch + pos.x;
+    *end = *begin + (extent.depth ? extent.depth - 1 : 0) * slice +
+           (extent.height ? extent.height - 1 : 0) * ptr.pitch + extent.width;
+}
+
+/* The element range [first, first + count) of `array` (n elements) that [begin, end) covers
+ * exactly; 0 if it is not inside the array or not whole elements. */
+static int span_in(const int32_t *array, size_t n, const char *begin, const char *end,
+                   size_t *first, size_t *count)
+{
+    const char *base = (const char *)array;
+    if (begin < base || end > base + n * sizeof(int32_t) || end < begin ||
+        (size_t)(begin - base) % sizeof(int32_t) || (size_t)(end - begin) % sizeof(int32_t))
+        return 0;
+    *first = (size_t)(begin - base) / sizeof(int32_t);
+    *count = (size_t)(end - begin) / sizeof(int32_t);
+    return 1;
+}
+
+/* "streams": what the speed test sees only through a timer, read from the calls themselves.
+ * issue_depth_first is recorded with every stream in capture mode (cudaStreamBeginCapture: the
+ * calls are kept as one graph per stream, nothing runs), and each graph must hold exactly the
+ * work of its chunks, c % streams == s: the copies of x and y of chunk c in, its kernel, its
+ * output out, each copy over the chunk's slice only. A pipeline on one stream, a copy of the
+ * whole array, a synchronous cudaMemcpy or a cudaStreamSynchronize per chunk (both illegal while
+ * a stream is recorded: the capture reports them) cannot pass, however the timer falls. */
+static int case_streams(tut_grader *g)
+{
+    rig_shape shape;
+    rig_case_shape(g, "primes", &shape);
+    stream_rig r;
+    rig_create(&r, shape.n, shape.streams, shape.work, g->seed);
+    pipeline p = pipeline_over(&r, shape.chunks);
+    chunk_kernels_configure(); /* its queries before the capture, not during it */
+    printf("  %zu elements, %zu chunks, %d streams: recording issue_depth_first stream by stream "
+           "(while it is recorded it may not wait for the GPU: a cudaStreamSynchronize or a "
+           "synchronous cudaMemcpy stops it with a capture error)\n",
+           shape.n, shape.chunks, shape.streams);
+    for (int s = 0; s < r.streams; ++s)
+        CUDA_CHECK(cudaStreamBeginCapture(r.stream[s], cudaStreamCaptureModeRelaxed));
+    issue_depth_first(&p);
+    /* seen[3 c + k]: chunk c's copy k (x in, y in, out back) found on its own stream */
+    unsigned char *seen = (unsigned char *)tut_host_alloc(3 * shape.chunks, "copies seen");
+    memset(seen, 0, 3 * shape.chunks);
+    size_t kernels_right = 0, kernels_total = 0, copies_total = 0, misplaced = 0;
+    for (int s = 0; s < r.streams; ++s) {
+        cudaGraph_t graph = NULL;
+        CUDA_CHECK(cudaStreamEndCapture(r.stream[s], &graph));
+        size_t count = 0;
+        if (graph)
+            CUDA_CHECK(cudaGraphGetNodes(graph, NULL, &count));
+        cudaGraphNode_t *nodes = (cudaGraphNode_t *)tut_host_alloc(
+            (count ? count : 1) * sizeof *nodes, "graph nodes");
+        if (count)
+            CUDA_CHECK(cudaGraphGetNodes(graph, nodes, &count));
+        size_t kernels = 0, own = 0;
+        for (size_t c = (size_t)s; c < shape.chunks; c += (size_t)r.streams)
+            ++own;
+        for (size_t i = 0; i < count; ++i) {
+            enum cudaGraphNodeType type;
+            CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &type));
+            kernels += type == cudaGraphNodeTypeKernel;
+            if (type != cudaGraphNodeTypeMemcpy)
+                continue;
+            ++copies_total;
+            struct cudaMemcpy3DParms copy;
+            CUDA_CHECK(cudaGraphMemcpyNodeGetParams(nodes[i], &copy));
+            const char *begin[2], *end[2];
+            copy_span(copy.srcPtr, copy.srcPos, copy.extent, &begin[0], &end[0]);
+            copy_span(copy.dstPtr, copy.dstPos, copy.extent, &begin[1], &end[1]);
+            /* which copy of which chunk: host and device sides over the same slice */
+            const int32_t *const host[3] = {r.h_x, r.h_y, r.h_out};
+            const int32_t *const device[3] = {r.d_x, r.d_y, r.d_out};
+            int found = 0;
+            for (int k = 0; k < 3 && !found; ++k) {
+                const int from_host = k < 2; /* x and y go in; out comes back */
+                size_t f0, n0, f1, n1;
+                if (!span_in(host[k], r.n, begin[from_host ? 0 : 1], end[from_host ? 0 : 1],
+                             &f0, &n0) ||
+                    !span_in(device[k], r.n, begin[from_host ? 1 : 0], end[from_host ? 1 : 0],
+                             &f1, &n1) || f0 != f1 || n0 != n1)
+                    continue;
+                for (size_t c = (size_t)s; c < shape.chunks; c += (size_t)r.streams) {
+                    const chunk_range cr = chunk_of(r.n, shape.chunks, c);
+                    if (cr.offset == f0 && cr.count == n0 && cr.count > 0) {
+                        seen[3 * c + k] += 1;
+                        found = 1;
+                        break;
+                    }
+                }
+            }
+            if (!found && misplaced++ < 3)
+                printf("  stream %d holds a copy of %zu bytes that is no copy of one of its "
+                       "chunks' slices (chunk c goes on stream c %% %d)\n", s,
+                       (size_t)(end[0] - begin[0]), r.streams);
+        }
+        kernels_total += kernels;
+        kernels_right += kernels == own ? own : 0;
+        if (kernels != own)
+            printf("  stream %d: %zu kernels, %zu wanted (one per chunk c with c %% %d == %d)\n",
+                   s, kernels, own, r.streams, s);
+        free(nodes);
+        if (graph)
+            CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+    size_t missing = 0, twice = 0;
+    for (size_t c = 0; c < shape.chunks; ++c) {
+        if (chunk_of(r.n, shape.chunks, c).count == 0)
+            continue; /* an empty chunk may copy nothing */
+        for (int k = 0; k < 3; ++k) {
+            missing += seen[3 * c + k] == 0;
+            twice += seen[3 * c + k] > 1;
+        }
+    }
+    free(seen);
+    rig_destroy(&r);
+    const int ok = kernels_right == kernels_total && kernels_total == shape.chunks &&
+                   misplaced == 0 && missing == 0 && twice == 0;
+    printf("check   issue_depth_first: %zu copies and %zu kernels recorded on the %d streams for "
+           "%zu chunks; %zu copies missing from their chunk's stream, %zu twice, %zu misplaced: "
+           "%s\n", copies_total, kernels_total, shape.streams, shape.chunks, missing, twice,
+           misplaced, ok ? "ok" : "MISMATCH (every chunk's copies and kernel go on stream c % "
+           "streams, each copy over the chunk's slice: pipeline.h)");
+    return ok;
+}
 
 static int speed(tut_grader *g, double bar)
 {
@@ -74,9 +225,11 @@ int main(int argc, char **argv)
     static const tut_grader_case cases[] = {{"primes", case_primes},
                                             {"one", case_one},
                                             {"random", case_random},
-                                            {"many_streams", case_many_streams}};
+                                            {"many_streams", case_many_streams},
+                                            {"boundaries", case_boundaries},
+                                            {"streams", case_streams}};
     const tut_exercise ex = {.id = "ex06.1", .title = "the pipeline loop over chunks and streams",
                              .cases = cases, .case_count = TUT_COUNT(cases), .speed = speed,
-                             .speed_bar = 0.50};
+                             .speed_bar = TUT_SPEED_BAR_EX06_1};
     return tut_exercise_main(argc, argv, &ex);
 }

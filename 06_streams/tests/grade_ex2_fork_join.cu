@@ -219,10 +219,30 @@ static int case_many(tut_grader *g)
     return test_join(g, count, longest) & ok;
 }
 
+/* The boundaries by design: stream counts at the multiples -1, 0, +1 of the hardware's default
+ * 8 queues (CUDA_DEVICE_MAX_CONNECTIONS), every residue mod 8, the smallest counts and the
+ * grader's most; each a fork, and a join whose longest spin is on the last stream. */
+static int case_boundaries(tut_grader *g)
+{
+    const tut_width widths[] = {{"queues", 8}, {"most", MAX_STREAMS}};
+    tut_boundary counts[64];
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), MAX_STREAMS, counts,
+                                            TUT_COUNT(counts));
+    int ok = 1;
+    for (size_t i = 0; i < count; ++i) {
+        const int streams = (int)counts[i].n;
+        tut_grader_boundary_begin(counts[i].name, counts[i].n);
+        const int right = test_fork(streams) & test_join(g, streams, streams - 1);
+        ok &= tut_grader_boundary_verdict(counts[i].name, counts[i].n, right);
+    }
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
-        {"one", case_one}, {"fork", case_fork}, {"join", case_join}, {"many", case_many}};
+        {"one", case_one},   {"fork", case_fork}, {"join", case_join},
+        {"many", case_many}, {"boundaries", case_boundaries}};
     const tut_exercise ex = {.id = "ex06.2", .title = "fork and join streams with an event",
                              .cases = cases, .case_count = TUT_COUNT(cases)};
     return tut_exercise_main(argc, argv, &ex);

@@ -270,3 +270,49 @@ int rig_speed_verdict(stream_rig *r, const char *name, void (*issue)(void *), vo
     return tut_grader_speed_verdict(name, g / pipeline_ms, "copy-in alone (the PCIe bound)",
                                     g / copy_in_ms, "G elements/s", bar);
 }
+
+static size_t boundary_shape_add(tut_grader *g, rig_boundary *out, size_t count, size_t cap,
+                                 int streams, const char *chunks_name, size_t chunks,
+                                 const char *n_name, size_t n)
+{
+    if (count >= cap || n < chunks || chunks < (size_t)streams)
+        return count;
+    rig_boundary *b = &out[count];
+    b->shape.n = n;
+    b->shape.chunks = chunks;
+    b->shape.streams = streams;
+    b->shape.work = (unsigned)tut_grader_size(g, 0, 5);
+    /* What a split of ceil(n / chunks) per chunk would leave empty (chunk_of leaves none). */
+    const size_t empty = tut_boundary_empty_parts(n, chunks);
+    snprintf(b->name, sizeof b->name, "streams %d, chunks %s = %zu, n %s = %zu%s", streams,
+             chunks_name, chunks, n_name, n, empty ? " (ceil split: last chunks empty)" : "");
+    return count + 1;
+}
+
+size_t rig_boundary_shapes(tut_grader *g, rig_boundary *out, size_t cap)
+{
+    const tut_width queues[] = {{"queues", 8}}; /* CUDA_DEVICE_MAX_CONNECTIONS' default */
+    tut_boundary stream_counts[16];
+    const size_t stream_count = tut_boundary_sizes(queues, 1, 9, stream_counts, 16);
+    size_t count = 0;
+    for (size_t i = 0; i < stream_count; ++i) {
+        const int streams = (int)stream_counts[i].n;
+        const tut_width per_lap[] = {{"streams", (size_t)streams}};
+        tut_boundary chunk_counts[16];
+        const size_t chunk_count = tut_boundary_sizes(per_lap, 1, 2 * (size_t)streams + 1,
+                                                      chunk_counts, 16);
+        for (size_t j = 0; j < chunk_count; ++j) {
+            const size_t chunks = chunk_counts[j].n;
+            const char *cname = chunk_counts[j].name;
+            const size_t ns[5] = {chunks, chunks + 1, 37 * chunks - 1, 37 * chunks,
+                                  37 * chunks + 1};
+            static const char *const nnames[5] = {"chunks", "chunks+1", "chunks*37-1",
+                                                  "chunks*37", "chunks*37+1"};
+            for (int k = 0; k < 5; ++k)
+                count = boundary_shape_add(g, out, count, cap, streams, cname, chunks,
+                                           nnames[k], ns[k]);
+        }
+    }
+    return boundary_shape_add(g, out, count, cap, STREAMS_MAX_STREAMS, "max streams",
+                              STREAMS_MAX_STREAMS, "chunks+1", STREAMS_MAX_STREAMS + 1);
+}

@@ -65,4 +65,18 @@ void rig_speed_setup(tut_grader *g, stream_rig *r, size_t *chunks);
 int rig_speed_verdict(stream_rig *r, const char *name, void (*issue)(void *), void *arg,
                       double bar);
 
+/* The boundary shapes, in every run (common/exercise.h, tut_boundary_sizes): stream counts at
+ * the boundary of the hardware's default 8 queues (1, 2, 3, 7, 8, 9); for each, chunk counts at
+ * the multiples -1, 0, +1 of the streams (the round robin's last lap full, short, or one chunk
+ * into a new lap; never fewer chunks than streams); for each, n = chunks (one element a chunk),
+ * chunks + 1 (a split of ceil(n / chunks) per chunk leaves its last chunks empty), and 37 x
+ * chunks - 1, 0, +1; then 128 streams over 128 chunks of 129 elements. Each named ("streams 8,
+ * chunks streams*2+1 = 17, n chunks+1 = 18 (ceil split: last chunks empty)"); work drawn from
+ * the seed. Returns the count. */
+typedef struct {
+    rig_shape shape;
+    char name[128];
+} rig_boundary;
+size_t rig_boundary_shapes(tut_grader *g, rig_boundary *out, size_t cap);
+
 #endif

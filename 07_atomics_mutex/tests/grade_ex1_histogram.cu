@@ -106,13 +106,69 @@ static int case_random(tut_grader *g)
                          (int)tut_grader_size(g, 1, 2000), 32 * (int)tut_grader_size(g, 1, 8));
 }
 
+/* ---- The boundaries by design ------------------------------------------------------------ */
+
+typedef struct {
+    text_kind kind;
+    int blocks, threads; /* 0: the launcher's */
+} histogram_boundary_job;
+
+static int histogram_size_check(tut_grader *g, size_t n, void *ctx)
+{
+    const histogram_boundary_job *j = (const histogram_boundary_job *)ctx;
+    return run_histogram(g, n, j->kind, j->blocks, j->threads);
+}
+
+static int histogram_threads_check(tut_grader *g, size_t threads, void *ctx)
+{
+    const histogram_boundary_job *j = (const histogram_boundary_job *)ctx;
+    return run_histogram(g, tut_grader_odd(g, 10001, 99999), j->kind, j->blocks, (int)threads);
+}
+
+/* Block sizes at the multiples -1, 0, +1 of the warp and of the 128 bins (the loops that zero and
+ * flush the block's bins step by blockDim.x), up to this GPU's largest block; text sizes at the
+ * multiples -1, 0, +1 of the warp, the launcher's block (SIMPLE_THREADS) and one full wave of
+ * this GPU's threads (SMs x threads per SM), the smallest texts; and the exact-count boundary:
+ * more than 2^24 copies of one letter counted in one block, where a float counter (exact up to
+ * 2^24 only) stops counting. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t max_threads = (size_t)g->dev->max_threads_per_block;
+    const tut_width thread_widths[] = {{"threads warp", (size_t)g->dev->warp_size},
+                                       {"threads bins", TEXT_BINS},
+                                       {"threads most", max_threads}};
+    tut_boundary sizes[96];
+    size_t count = tut_boundary_sizes(thread_widths, TUT_COUNT(thread_widths), max_threads,
+                                      sizes, TUT_COUNT(sizes));
+    histogram_boundary_job job = {TEXT_ANY_BYTES, (int)tut_grader_size(g, 2, 40), 0};
+    int ok = tut_grader_run_boundaries(g, sizes, count, histogram_threads_check, &job);
+
+    const size_t wave = (size_t)g->dev->sm_count * (size_t)g->dev->max_threads_per_sm;
+    const tut_width size_widths[] = {{"warp", (size_t)g->dev->warp_size},
+                                     {"block", SIMPLE_THREADS}, {"wave", wave}};
+    count = tut_boundary_sizes(size_widths, TUT_COUNT(size_widths), 2 * wave + 1, sizes,
+                               TUT_COUNT(sizes));
+    job.kind = TEXT_ENGLISH;
+    job.blocks = 0;
+    ok &= tut_grader_run_boundaries(g, sizes, count, histogram_size_check, &job);
+
+    /* Once per run: 2^24 + an odd number of one letter, one block of the largest size. */
+    const size_t past_float = ((size_t)1 << 24) + tut_grader_odd(g, 1, 4095);
+    tut_grader_boundary_begin("one letter past 2^24 in one block", past_float);
+    ok &= tut_grader_boundary_verdict(
+        "one letter past 2^24 in one block", past_float,
+        run_histogram(g, past_float, TEXT_ONE_LETTER, 1, (int)max_threads));
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {{"primes", case_primes},
                                             {"one", case_one},
                                             {"bytes", case_bytes},
                                             {"one_letter", case_one_letter},
-                                            {"random", case_random}};
+                                            {"random", case_random},
+                                            {"boundaries", case_boundaries}};
     const tut_exercise ex = {.id = "ex07.1", .title = "shared-memory histogram",
                              .cases = cases, .case_count = TUT_COUNT(cases)};
     return tut_exercise_main(argc, argv, &ex);

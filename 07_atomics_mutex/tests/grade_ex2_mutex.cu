@@ -6,13 +6,27 @@
  *     makes progress on its own);
  *   one thread per block takes it again and again, many blocks per SM: the case that catches a
  *     lock without its fences, where the next round reads the ledger as the last one left it in
- *     this thread's registers or cache, not as the other blocks left it. */
+ *     this thread's registers or cache, not as the other blocks left it;
+ *   fences: what no run can force, read from the compiled kernels (fence_order.h): a fence
+ *     after the atomic that takes the lock and one before the atomic that gives it back. A
+ *     fence on the wrong side passes the runs above on most GPUs and most days. Skips (77,
+ *     with the reason) where cuobjdump is missing or the binary holds no SASS. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "exercise.h"
+#include "fence_order.h"
 #include "mutex_ledger.h"
 #include "tutorial.h"
+
+/* The boundaries of the 32-bit words (case boundaries): when set, the ledger's low word starts
+ * at forced_low and the first forced_count amounts are forced_amounts (deposited in that order
+ * by one block with one thread taking the lock). */
+static const unsigned int *forced_amounts = NULL;
+static size_t forced_count = 0;
+static unsigned int forced_low = 0;
 
 static int run_deposits(tut_grader *g, int blocks, int threads, ledger_mode mode)
 {
@@ -23,6 +37,11 @@ static int run_deposits(tut_grader *g, int blocks, int threads, ledger_mode mode
     ledger start = {.low = (unsigned int)(tut_rng_next(&g->rng) >> 32),
                     .high = (unsigned int)tut_grader_size(g, 0, 1000),
                     .deposits = (unsigned int)tut_grader_size(g, 0, 1000), .largest = 0};
+    if (forced_amounts) {
+        start.low = forced_low;
+        for (size_t i = 0; i < forced_count && i < count; ++i)
+            amounts[i] = forced_amounts[i];
+    }
     /* The CPU's ledger, in 64 bits. */
     unsigned long long balance = ((unsigned long long)start.high << 32) + start.low;
     unsigned int largest = start.largest;
@@ -95,10 +114,153 @@ static int case_random(tut_grader *g)
                         LOCK_ONE_PER_BLOCK);
 }
 
+/* The boundaries by design: threads per block at the multiples -1, 0, +1 of the warp (every
+ * thread takes the lock); blocks at the multiples -1, 0, +1 of this GPU's SM count (one thread
+ * per block takes it); the smallest of both; and the 32-bit words' edges, deposited in a known
+ * order (one block, one thread taking the lock): a low word of 2^32 - 1 plus 1, a deposit of 0,
+ * a low word of 0, a deposit of 2^32 - 1, a sum that wraps the low word to exactly 0. */
+static int deposit_threads(tut_grader *g, size_t threads, void *ctx)
+{
+    (void)ctx;
+    return run_deposits(g, (int)tut_grader_size(g, 2, 8), (int)threads, LOCK_EVERY_THREAD);
+}
+
+static int deposit_blocks(tut_grader *g, size_t blocks, void *ctx)
+{
+    (void)ctx;
+    return run_deposits(g, (int)blocks, (int)tut_grader_size(g, 2, 16), LOCK_ONE_PER_BLOCK);
+}
+
+static int case_boundaries(tut_grader *g)
+{
+    const size_t warp = (size_t)g->dev->warp_size, sms = (size_t)g->dev->sm_count;
+    const tut_width thread_widths[] = {{"threads warp", warp}};
+    tut_boundary sizes[64];
+    size_t count = tut_boundary_sizes(thread_widths, 1, 2 * warp + 1, sizes, TUT_COUNT(sizes));
+    int ok = tut_grader_run_boundaries(g, sizes, count, deposit_threads, NULL);
+    const tut_width block_widths[] = {{"blocks SMs", sms}};
+    count = tut_boundary_sizes(block_widths, 1, 2 * sms + 1, sizes, TUT_COUNT(sizes));
+    ok &= tut_grader_run_boundaries(g, sizes, count, deposit_blocks, NULL);
+
+    static const struct {
+        const char *name;
+        unsigned int low;
+        unsigned int amounts[4];
+    } words[] = {
+        {"low 2^32-1 plus 1, then 0", 0xFFFFFFFFu, {1, 0, 7, 0}},
+        {"low 0 plus 0, then 2^32-1", 0, {0, 0xFFFFFFFFu, 1, 0}},
+        {"low 5 plus 2^32-5: wraps to exactly 0", 5, {0xFFFFFFFBu, 0, 0xFFFFFFFFu, 0xFFFFFFFFu}},
+        {"low 2^32-1 plus 2^32-1", 0xFFFFFFFFu, {0xFFFFFFFFu, 0, 1, 0xFFFFFFFEu}},
+    };
+    for (int i = 0; i < TUT_COUNT(words); ++i) {
+        forced_low = words[i].low;
+        forced_amounts = words[i].amounts;
+        forced_count = 4;
+        tut_grader_boundary_begin(words[i].name, 4);
+        const int right = run_deposits(g, 1, 4 + (int)tut_grader_size(g, 0, 4), LOCK_ONE_PER_BLOCK);
+        forced_amounts = NULL;
+        ok &= tut_grader_boundary_verdict(words[i].name, 4, right);
+    }
+    return ok;
+}
+
+/* The cuobjdump that reads this binary: $TUT_CUOBJDUMP, else the toolkit's that CMake found
+ * (TUT_CUOBJDUMP_PATH), else one on PATH. 0 if none. */
+static int find_cuobjdump(char *path, size_t len)
+{
+    const char *env = getenv("TUT_CUOBJDUMP");
+    if (env && *env) {
+        snprintf(path, len, "%s", env);
+        return access(path, X_OK) == 0;
+    }
+#ifdef TUT_CUOBJDUMP_PATH
+    snprintf(path, len, "%s", TUT_CUOBJDUMP_PATH);
+    if (access(path, X_OK) == 0)
+        return 1;
+#endif
+    const char *dirs = getenv("PATH");
+    while (dirs && *dirs) {
+        const size_t n = strcspn(dirs, ":");
+        snprintf(path, len, "%.*s/cuobjdump", (int)n, dirs);
+        if (n > 0 && access(path, X_OK) == 0)
+            return 1;
+        dirs += n + (dirs[n] == ':');
+    }
+    return 0;
+}
+
+static void skip_fences(const char *why)
+{
+    printf("SKIPPED: the fence order cannot be read here: %s\n", why);
+    fflush(stdout);
+    exit(77);
+}
+
+static int case_fences(tut_grader *g)
+{
+    (void)g; /* the compiled code does not depend on the seed */
+    char tool[1024], self[1024], command[2200], why[640];
+    if (!find_cuobjdump(tool, sizeof tool))
+        skip_fences("no cuobjdump (the CUDA toolkit's; set TUT_CUOBJDUMP=<path>)");
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        skip_fences("cannot find this grader's own binary (/proc/self/exe)");
+    self[n] = '\0';
+    if (strchr(tool, '\'') || strchr(self, '\''))
+        skip_fences("a quote in the path of cuobjdump or of the grader");
+    /* cuobjdump -sass runs nvdisasm, which sits beside it in the toolkit. */
+    if (!getenv("NVDISASM_PATH")) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s", tool);
+        char *slash = strrchr(dir, '/');
+        if (slash) {
+            *slash = '\0';
+            setenv("NVDISASM_PATH", dir, 0);
+        }
+    }
+    snprintf(command, sizeof command, "'%s' -sass '%s' 2>&1", tool, self);
+    FILE *pipe = popen(command, "r");
+    if (!pipe)
+        skip_fences("cannot run cuobjdump");
+    size_t size = 0, capacity = 1 << 20;
+    char *sass = (char *)malloc(capacity);
+    while (sass) {
+        if (size + 4096 + 1 > capacity)
+            sass = (char *)realloc(sass, capacity *= 2);
+        if (!sass)
+            break;
+        const size_t got = fread(sass + size, 1, 4096, pipe);
+        size += got;
+        if (got == 0)
+            break;
+    }
+    const int status = pclose(pipe);
+    if (!sass) {
+        fprintf(stderr, "out of memory reading cuobjdump's listing\n");
+        exit(2);
+    }
+    sass[size] = '\0';
+    if (status != 0) {
+        snprintf(why, sizeof why, "cuobjdump -sass failed: %.300s", sass);
+        free(sass);
+        skip_fences(why);
+    }
+    static const char *const kernels[] = {"deposit_every_thread", "deposit_one_per_block"};
+    const fence_order_verdict verdict =
+        fence_order_check(sass, kernels, TUT_COUNT(kernels), why, sizeof why);
+    free(sass);
+    if (verdict == FENCE_ORDER_NO_SASS)
+        skip_fences(why);
+    printf("  fences around the lock, from the compiled kernels (%s -sass): %s\n  %s\n", tool,
+           verdict == FENCE_ORDER_OK ? "right" : "WRONG", why);
+    return verdict == FENCE_ORDER_OK;
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
-        {"one", case_one}, {"warps", case_warps}, {"blocks", case_blocks}, {"random", case_random}};
+        {"one", case_one},       {"warps", case_warps},   {"blocks", case_blocks},
+        {"random", case_random}, {"fences", case_fences}, {"boundaries", case_boundaries}};
     const tut_exercise ex = {.id = "ex07.2", .title = "the mutex with its fences",
                              .cases = cases, .case_count = TUT_COUNT(cases)};
     return tut_exercise_main(argc, argv, &ex);

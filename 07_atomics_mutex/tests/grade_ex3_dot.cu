@@ -105,6 +105,30 @@ static int case_random(tut_grader *g)
            check_dot(g, tut_grader_size(g, 1, 20000000));
 }
 
+static int check_dot_size(tut_grader *g, size_t n, void *ctx)
+{
+    (void)ctx;
+    return check_dot(g, n);
+}
+
+/* The boundaries by design: n at the multiples -1, 0, +1 of a float4 (every residue mod 4), a
+ * warp of float4s, a block of 256 float4s (the chapter's DOT_THREADS), one wave of this GPU's
+ * threads each on one float4 (SMs x threads per SM x 4 floats) and two waves (the loop that
+ * takes two float4s per thread per pass: a pair complete, short by one, one single left over),
+ * and the smallest sizes. */
+static int case_boundaries(tut_grader *g)
+{
+    const size_t wave = (size_t)g->dev->sm_count * (size_t)g->dev->max_threads_per_sm;
+    const tut_width widths[] = {{"float4", 4},
+                                {"warp of float4s", 4 * (size_t)g->dev->warp_size},
+                                {"block of float4s", 4 * 256},
+                                {"wave of float4s", 4 * wave}};
+    tut_boundary sizes[96];
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), 8 * wave + 5, sizes,
+                                            TUT_COUNT(sizes));
+    return tut_grader_run_boundaries(g, sizes, count, check_dot_size, NULL);
+}
+
 static void run_student(void *p)
 {
     const dot_rig *r = (const dot_rig *)p;
@@ -147,9 +171,10 @@ static int speed(tut_grader *g, double bar)
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
-        {"tails", case_tails}, {"primes", case_primes}, {"random", case_random}};
+        {"tails", case_tails}, {"primes", case_primes}, {"random", case_random},
+        {"boundaries", case_boundaries}};
     const tut_exercise ex = {.id = "ex07.3", .title = "a dot product at CUB speed",
                              .cases = cases, .case_count = TUT_COUNT(cases), .speed = speed,
-                             .speed_bar = 0.65};
+                             .speed_bar = TUT_SPEED_BAR_EX07_3};
     return tut_exercise_main(argc, argv, &ex);
 }

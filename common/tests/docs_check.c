@@ -19,7 +19,7 @@
  *    document", a 16-hex-digit file hash, "the lead", "issue 22", or "session" naming a run of
  *    the authors ("this session's", "an earlier session", ...; a user's session is not one);
  *  - lesson pages (00_basics.md, 0N_<chapter>.md, 05_matmul_2.md, ...: a file named
- *    NN_<name>.md that is not an _appendix or _exercises page): at most 4,000 words outside ```
+ *    NN_<name>.md that is not an _appendix or _exercises page): at most 2,500 words outside ```
  *    fences (a word: a run of non-blank characters holding a letter or digit; a link counts its
  *    text, not its address); `# title`, then `**Assumes:**`, then `**Sources:**` beginning the
  *    first three paragraphs; the last non-empty line exactly
@@ -33,7 +33,13 @@
  *    whole words, the longest form first, a hyphenated word is not its parts; not in code,
  *    headings or link addresses) must come at
  *    or after the page's first link to `glossary.md#<its anchor>`; a link to an anchor the
- *    glossary lacks fails.
+ *    glossary lacks fails;
+ *  - taught before linked: a glossary entry names the page that teaches it with the first link
+ *    after the words "Taught in" in its text ("Taught in [chapter 06](06_streams.md)", an
+ *    #anchor allowed, an _appendix or _exercises page standing for its lesson page). A lesson
+ *    page of the reading order (the numbered list of the README.md given, as above) that links
+ *    `glossary.md#<anchor>` of a term taught by a page later in that order fails. An entry
+ *    without "Taught in", or naming a page outside the order, is not checked.
  *
  * Exit 0 if every check holds, 1 if one fails, 2 for unreadable files. */
 #include <ctype.h>
@@ -350,7 +356,7 @@ static void check_markdown(const char *md)
 #define MAX_PAGES 128
 #define MAX_TERMS 128
 #define MAX_FORMS 512
-#define WORD_LIMIT 4000
+#define WORD_LIMIT 2500
 
 struct page {
     char dir[4096], base[256], prev[256], next[256];
@@ -366,6 +372,7 @@ struct form {
     int term;
 };
 static char term_anchor[MAX_TERMS][128];
+static char term_taught[MAX_TERMS][256]; /* the lesson page that teaches it, "" if none named */
 static struct form forms[MAX_FORMS];
 static int nterms = 0, nforms = 0;
 static char glossary_dir[4096] = "";
@@ -479,6 +486,39 @@ static int longer_first(const void *a, const void *b)
            (int)strlen(((const struct form *)a)->text);
 }
 
+/* An _appendix or _exercises page stands for its lesson page: 05_matmul_appendix.md is read
+ * with 05_matmul.md. */
+static void lesson_of(char *base)
+{
+    const char *tails[2] = {"_appendix.md", "_exercises.md"};
+    for (int k = 0; k < 2; k++)
+        if (ends_with(base, tails[k]))
+            strcpy(base + strlen(base) - strlen(tails[k]), ".md");
+}
+
+/* The page an entry names after "Taught in" (the entry: from its ### line to the next one):
+ * the first link's file, without its #anchor; "" if the entry names none. */
+static void taught_in(const char *entry, char *out)
+{
+    out[0] = '\0';
+    const char *end = strstr(entry + 4, "\n### ");
+    if (!end)
+        end = entry + strlen(entry);
+    const char *t = strstr(entry, "Taught in");
+    if (!t || t > end)
+        return;
+    const char *l = strstr(t, "](");
+    if (!l || l > end)
+        return;
+    size_t k = 0;
+    for (const char *p = l + 2; *p && *p != ')' && *p != '#' && *p != ' ' && k < 255; p++)
+        out[k++] = *p;
+    out[k] = '\0';
+    if (strncmp(out, "./", 2) == 0)
+        memmove(out, out + 2, strlen(out) - 1);
+    lesson_of(out);
+}
+
 /* Reads dir/glossary.md once per folder; returns 0 if the folder has none. */
 static int load_glossary(const char *dir)
 {
@@ -492,6 +532,12 @@ static int load_glossary(const char *dir)
     char *text = read_file(path);
     if (!text)
         return 0;
+    char *whole = malloc(strlen(text) + 1);
+    if (!whole) {
+        free(text);
+        return 0;
+    }
+    memcpy(whole, text, strlen(text) + 1);
     int fence = 0;
     for (char *line = text, *eol; line && *line; line = eol ? eol + 1 : NULL) {
         eol = strchr(line, '\n');
@@ -504,6 +550,7 @@ static int load_glossary(const char *dir)
         if (strncmp(line, "### ", 4) == 0 && nterms < MAX_TERMS) {
             char *heading = trim(line + 4);
             slug(heading, term_anchor[nterms], sizeof term_anchor[nterms]);
+            taught_in(whole + (line - text), term_taught[nterms]);
             add_form(heading, nterms++);
         } else if (strncmp(line, "Forms:", 6) == 0 && nterms > 0) {
             for (char *f = line + 6, *comma; f; f = comma ? comma + 1 : NULL) {
@@ -515,6 +562,7 @@ static int load_glossary(const char *dir)
         }
     }
     free(text);
+    free(whole);
     qsort(forms, (size_t)nforms, sizeof forms[0], longer_first);
     return nterms > 0;
 }
@@ -895,6 +943,39 @@ static int reading_order(const char *readme, char order[][256], int max)
     return n;
 }
 
+/* A lesson page at position k of the reading order links no term that a later page teaches. */
+static void check_taught_order(const char *path, const char *dir, char order[][256], int n, int k)
+{
+    char *text = read_file(path);
+    if (!text || !load_glossary(dir)) {
+        free(text);
+        return;
+    }
+    static struct glossary_link links[256];
+    int nlinks;
+    free(masked(text, 1, links, &nlinks));
+    int reported[MAX_TERMS] = {0};
+    char msg[1024];
+    for (int l = 0; l < nlinks; l++) {
+        int t = 0;
+        while (t < nterms && strcmp(term_anchor[t], links[l].anchor) != 0)
+            t++;
+        if (t == nterms || reported[t] || !term_taught[t][0])
+            continue;
+        int j = 0;
+        while (j < n && strcmp(order[j], term_taught[t]) != 0)
+            j++;
+        if (j == n || j <= k)
+            continue;
+        reported[t] = 1;
+        snprintf(msg, sizeof msg, "glossary.md#%s is taught in %s, which comes after this page in "
+                 "the reading order: teach the term here (and say so in its \"Taught in\" link), "
+                 "or do not use it yet", term_anchor[t], term_taught[t]);
+        fail_at(path, line_of(text, text + links[l].at), msg);
+    }
+    free(text);
+}
+
 static void check_chain(void)
 {
     char msg[1024], path[8192];
@@ -928,6 +1009,7 @@ static void check_chain(void)
                 fail_at(path, pg->nav_line, msg);
                 continue;
             }
+            check_taught_order(path, pg->dir, order, n, k);
             const char *want_prev = k == 0 ? "README.md" : order[k - 1];
             const char *want_next = k == n - 1 ? "README.md" : order[k + 1];
             if (strcmp(pg->prev, want_prev) != 0 || strcmp(pg->next, want_next) != 0) {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "exercise.h"
 #include "unit_test.h"
@@ -33,6 +35,107 @@ static void test_sizes(void)
     tut_rng_seed(&a.rng, 99);
     tut_rng_seed(&b.rng, 99);
     EXPECT(tut_grader_prime(&a, 2, 1u << 30) == tut_grader_prime(&b, 2, 1u << 30));
+}
+
+
+static int has_size(const tut_boundary *b, size_t count, size_t n, const char *name)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (b[i].n == n)
+            return name == NULL || strcmp(b[i].name, name) == 0;
+    return 0;
+}
+
+static void test_boundaries(void)
+{
+    enum { CAP = 128 };
+    tut_boundary b[CAP];
+    const tut_width widths[] = {{"block", 256}, {"float4", 4}, {"warp", 32}, {"none", 0}};
+    const size_t max = 10000;
+    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), max, b, CAP);
+    EXPECT(count > 20 && count < CAP);
+    /* The smallest sizes, every multiple +/- 1 of every width at k = 1, 2 and the last k. */
+    EXPECT(has_size(b, count, 1, "smallest 1") && has_size(b, count, 2, "smallest 2") &&
+           has_size(b, count, 3, "smallest 3"));
+    EXPECT(has_size(b, count, 255, "block*1-1") && has_size(b, count, 256, "block*1") &&
+           has_size(b, count, 257, "block*1+1") && has_size(b, count, 511, "block*2-1") &&
+           has_size(b, count, 513, "block*2+1"));
+    EXPECT(has_size(b, count, 39 * 256 - 1, "block*39-1") && has_size(b, count, 39 * 256, NULL) &&
+           has_size(b, count, 39 * 256 + 1, NULL) && !has_size(b, count, 40 * 256, NULL));
+    EXPECT(has_size(b, count, 31, "warp*1-1") && has_size(b, count, 64, "warp*2") &&
+           has_size(b, count, 9999, NULL) && !has_size(b, count, 10000, NULL));
+    /* Every residue mod 4 near the start and near the end. */
+    for (size_t r = 0; r < 4; ++r) {
+        EXPECT(has_size(b, count, 4 + r, NULL));
+        EXPECT(has_size(b, count, 2499 * 4 + r, NULL));
+    }
+    EXPECT(has_size(b, count, 6, "float4*1+2") && has_size(b, count, 7, "float4*2-1"));
+    /* Each size once, all in [1, max], every name says what it is the boundary of. */
+    for (size_t i = 0; i < count; ++i) {
+        EXPECT(b[i].n >= 1 && b[i].n <= max && b[i].name[0] != '\0');
+        for (size_t j = 0; j < i; ++j)
+            EXPECT(b[i].n != b[j].n);
+    }
+    /* The cap holds; a width past max adds nothing but its smallest sizes; max 1. */
+    EXPECT(tut_boundary_sizes(widths, TUT_COUNT(widths), max, b, 5) == 5);
+    const tut_width wide[] = {{"wave", 1u << 20}};
+    EXPECT(tut_boundary_sizes(wide, 1, 1000, b, CAP) == 3);
+    EXPECT(tut_boundary_sizes(wide, 1, 1, b, CAP) == 1 && b[0].n == 1);
+    EXPECT(tut_boundary_sizes(wide, 1, (1u << 20) + 1, b, CAP) == 6);
+    EXPECT(has_size(b, 6, (1u << 20) + 1, "wave*1+1"));
+    /* The splits: ceil(n / parts) per part leaves parts empty at the end. */
+    EXPECT(tut_boundary_empty_parts(10, 4) == 0);  /* 3 3 3 1 */
+    EXPECT(tut_boundary_empty_parts(9, 8) == 3);   /* 2 2 2 2 1 0 0 0 */
+    EXPECT(tut_boundary_empty_parts(3, 8) == 5);
+    EXPECT(tut_boundary_empty_parts(0, 8) == 8);
+    EXPECT(tut_boundary_empty_parts(5, 0) == 0);
+}
+
+/* What a child process that runs `body` prints on stdout (up to len - 1 bytes). */
+static void output_of(void (*body)(void), char *out, size_t len)
+{
+    int fds[2];
+    out[0] = '\0';
+    if (pipe(fds) != 0)
+        return;
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        body();
+        exit(3);
+    }
+    close(fds[1]);
+    size_t used = 0;
+    ssize_t got;
+    while (used + 1 < len && (got = read(fds[0], out + used, len - 1 - used)) > 0)
+        used += (size_t)got;
+    out[used] = '\0';
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+}
+
+static void stops_inside(void)
+{
+    tut_grader_boundary_begin("block*2-1", 511);
+    exit(1); /* as CUDA_CHECK does */
+}
+
+static void passes_then_exits(void)
+{
+    tut_grader_boundary_begin("block*2", 512);
+    tut_grader_boundary_verdict("block*2", 512, 1);
+    exit(0);
+}
+
+static void test_boundary_verdicts(void)
+{
+    char out[512];
+    output_of(stops_inside, out, sizeof out);
+    EXPECT(strstr(out, "boundary block*2-1 (n = 511) -> FAIL") != NULL);
+    output_of(passes_then_exits, out, sizeof out);
+    EXPECT(strstr(out, "boundary block*2 (n = 512): ok") != NULL && strstr(out, "FAIL") == NULL);
 }
 
 static int read_text(const char *text, double *value, char *why, size_t len)
@@ -76,7 +179,9 @@ static void test_tolerance(void)
 int main(int argc, char **argv)
 {
     static const tut_test_group groups[] = {
-        {"sizes", test_sizes}, {"prediction_file", test_prediction_file},
+        {"sizes", test_sizes}, {"boundaries", test_boundaries},
+        {"boundary_verdicts", test_boundary_verdicts},
+        {"prediction_file", test_prediction_file},
         {"tolerance", test_tolerance}};
     return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }

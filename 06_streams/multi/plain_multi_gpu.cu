@@ -1,0 +1,98 @@
+/* plain_multi_gpu [n]: a dot product split across every GPU of the machine (docs/06_streams_2.md,
+ * "The program"). x . y over n floats (default 50,000,000): GPU g gets its own slice, its own
+ * stream and its own arrays, made current with cudaSetDevice before each call that touches
+ * them; each GPU writes one partial sum per block, the host adds them in float64 and compares
+ * with the CPU's float64 sum. Right on one GPU too (it says so). Exit 0 right, 1 wrong,
+ * 2 bad usage, 77 no GPU. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../01_vecadd/basics/check.h"
+
+#define MAX_GPUS 64
+#define THREADS 256
+
+/* Each block adds x[i] * y[i] over a grid-stride loop, then its threads' sums in shared memory. */
+__global__ void partial_dot_kernel(const float *x, const float *y, size_t n, double *partial)
+{
+    __shared__ double sums[THREADS];
+    double sum = 0.0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        sum += (double)x[i] * y[i];
+    sums[threadIdx.x] = sum;
+    __syncthreads();
+    for (int half = THREADS / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half)
+            sums[threadIdx.x] += sums[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = sums[0];
+}
+
+int main(int argc, char **argv)
+{
+    char *end = NULL;
+    const long long n = argc > 1 ? strtoll(argv[1], &end, 10) : 50000000;
+    if (argc > 2 || (end && *end) || n < 1 || n > (1LL << 34)) {
+        fprintf(stderr, "usage: plain_multi_gpu [n]   (1 <= n <= 2^34, default 50000000)\n");
+        return 2;
+    }
+    skip_without_gpu();
+    int gpus = 0;
+    CHECK(cudaGetDeviceCount(&gpus));
+    gpus = gpus > MAX_GPUS ? MAX_GPUS : gpus;
+    float *x, *y; /* pinned, so that every GPU's copy is asynchronous */
+    CHECK(cudaMallocHost((void **)&x, n * sizeof(float)));
+    CHECK(cudaMallocHost((void **)&y, n * sizeof(float)));
+    srand(2024);
+    for (long long i = 0; i < n; i++) {
+        x[i] = (float)rand() / RAND_MAX - 0.5f;
+        y[i] = (float)rand() / RAND_MAX - 0.5f;
+    }
+    cudaStream_t stream[MAX_GPUS];
+    float *d_x[MAX_GPUS], *d_y[MAX_GPUS];
+    double *d_partial[MAX_GPUS], *partial[MAX_GPUS];
+    int blocks[MAX_GPUS];
+    for (int g = 0; g < gpus; g++) { /* GPU g: elements [first, first + count) */
+        const long long first = n * g / gpus, count = n * (g + 1) / gpus - first;
+        cudaDeviceProp prop;
+        CHECK(cudaSetDevice(g)); /* from here on, every call below works on GPU g */
+        CHECK(cudaGetDeviceProperties(&prop, g));
+        blocks[g] = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / THREADS);
+        CHECK(cudaStreamCreate(&stream[g]));
+        CHECK(cudaMalloc((void **)&d_x[g], (count + 1) * sizeof(float)));
+        CHECK(cudaMalloc((void **)&d_y[g], (count + 1) * sizeof(float)));
+        CHECK(cudaMalloc((void **)&d_partial[g], blocks[g] * sizeof(double)));
+        CHECK(cudaMallocHost((void **)&partial[g], blocks[g] * sizeof(double)));
+        CHECK(cudaMemcpyAsync(d_x[g], x + first, count * sizeof(float), cudaMemcpyHostToDevice,
+                              stream[g]));
+        CHECK(cudaMemcpyAsync(d_y[g], y + first, count * sizeof(float), cudaMemcpyHostToDevice,
+                              stream[g]));
+        partial_dot_kernel<<<blocks[g], THREADS, 0, stream[g]>>>(d_x[g], d_y[g], count,
+                                                                  d_partial[g]);
+        CHECK(cudaGetLastError());
+        CHECK(cudaMemcpyAsync(partial[g], d_partial[g], blocks[g] * sizeof(double),
+                              cudaMemcpyDeviceToHost, stream[g]));
+    } /* the loop queued work on every GPU without waiting: they all run at once */
+    double gpu_sum = 0.0, cpu_sum = 0.0, cpu_abs = 0.0;
+    for (int g = 0; g < gpus; g++) {
+        CHECK(cudaSetDevice(g));
+        CHECK(cudaStreamSynchronize(stream[g])); /* GPU g's partial sums are on the host now */
+        for (int b = 0; b < blocks[g]; b++)
+            gpu_sum += partial[g][b];
+        CHECK(cudaFree(d_x[g])); CHECK(cudaFree(d_y[g])); CHECK(cudaFree(d_partial[g]));
+        CHECK(cudaFreeHost(partial[g])); CHECK(cudaStreamDestroy(stream[g]));
+    }
+    for (long long i = 0; i < n; i++) {
+        cpu_sum += (double)x[i] * y[i];
+        cpu_abs += fabs((double)x[i] * y[i]);
+    }
+    const int right = fabs(gpu_sum - cpu_sum) <= 1e-10 * cpu_abs + 1e-300; /* NaN fails */
+    printf("n = %lld floats on %d GPU%s: dot = %.12g, CPU %.12g: %s\n", n, gpus,
+           gpus == 1 ? "" : "s", gpu_sum, cpu_sum, right ? "PASS" : "FAIL");
+    CHECK(cudaFreeHost(x)); CHECK(cudaFreeHost(y));
+    return right ? 0 : 1;
+}

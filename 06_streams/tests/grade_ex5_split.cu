@@ -1,0 +1,195 @@
+/* Grader of ex06.5, split and combine across devices (split_combine.cu): split_dot only, on a
+ * rig the grader builds (every buffer, stream and event on its part's device), against a
+ * float64 CPU sum. Partial sums and the result are poisoned (NaN) before each call.
+ *   one       one part: the whole vector;
+ *   primes    2 .. 7 parts on GPU 0, a prime n;
+ *   few       more parts than elements (n < parts: some parts get none), and n = 1;
+ *   late      every part but the first starts late (a kernel spins on its stream first): a
+ *             combine that does not wait for each part reads poisoned partials (the lesson);
+ *   two_gpus  the parts spread over every GPU (up to 4), peer access off before the call: the
+ *             wrong GPU current for a stream or peer access never turned on fails here. Needs
+ *             two GPUs whose memory each can reach; skips (77) with the reason otherwise. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exercise.h"
+#include "split_combine.h"
+#include "tutorial.h"
+
+#define LATE_MS 20.0
+
+__global__ void spin_kernel(unsigned long long ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < ns);
+}
+
+static void rig_create(split_rig *r, int parts, const int *device, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->parts = parts;
+    const size_t largest = n / parts + 1;
+    for (int k = 0; k < parts; ++k) {
+        r->device[k] = device[k];
+        r->blocks[k] = partial_dot_blocks(device[k]);
+        CUDA_CHECK(cudaSetDevice(device[k]));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&r->stream[k], cudaStreamNonBlocking));
+        CUDA_CHECK(cudaEventCreateWithFlags(&r->done[k], cudaEventDisableTiming));
+        r->x[k] = (float *)tut_device_alloc(largest * sizeof(float), "x part");
+        r->y[k] = (float *)tut_device_alloc(largest * sizeof(float), "y part");
+        r->partials[k] = (double *)tut_device_alloc(r->blocks[k] * sizeof(double), "partials");
+        /* Load both kernels on this GPU now (lazy loading would wait for the late spins). */
+        const combine_args none = {.parts = 0};
+        launch_partial_dot(r->x[k], r->y[k], 0, r->partials[k], 1, r->stream[k]);
+        launch_combine(&none, r->partials[k], r->stream[k]);
+        CUDA_CHECK(cudaStreamSynchronize(r->stream[k]));
+        CUDA_CHECK(cudaMemset(r->partials[k], 0xFF, r->blocks[k] * sizeof(double))); /* NaN */
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    CUDA_CHECK(cudaSetDevice(device[0]));
+    r->result = (double *)tut_device_alloc(sizeof(double), "result");
+    CUDA_CHECK(cudaMemset(r->result, 0xFF, sizeof(double)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+static void rig_destroy(split_rig *r)
+{
+    for (int k = 0; k < r->parts; ++k) {
+        CUDA_CHECK(cudaSetDevice(r->device[k]));
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaStreamDestroy(r->stream[k]));
+        CUDA_CHECK(cudaEventDestroy(r->done[k]));
+        tut_device_free(r->x[k]);
+        tut_device_free(r->y[k]);
+        tut_device_free(r->partials[k]);
+    }
+    CUDA_CHECK(cudaSetDevice(r->device[0]));
+    tut_device_free(r->result);
+    CUDA_CHECK(cudaSetDevice(0));
+}
+
+/* One graded call: `late` queues a spin on every stream but the first before it. */
+static int grade(tut_grader *g, size_t n, int parts, const int *device, int late)
+{
+    float *x = (float *)tut_pinned_alloc((n ? n : 1) * sizeof(float), "x");
+    float *y = (float *)tut_pinned_alloc((n ? n : 1) * sizeof(float), "y");
+    tut_rng_fill_f32(&g->rng, x, n, -1.0f, 1.0f);
+    tut_rng_fill_f32(&g->rng, y, n, -1.0f, 1.0f);
+    split_rig rig;
+    rig_create(&rig, parts, device, n);
+    if (late) {
+        for (int k = 1; k < parts; ++k) { /* load the kernel first: loading waits for the GPU */
+            CUDA_CHECK(cudaSetDevice(device[k]));
+            spin_kernel<<<1, 1, 0, rig.stream[k]>>>(0);
+            LAUNCH_CHECK();
+            CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        for (int k = 1; k < parts; ++k) {
+            CUDA_CHECK(cudaSetDevice(device[k]));
+            spin_kernel<<<1, 1, 0, rig.stream[k]>>>((unsigned long long)(LATE_MS * 1e6));
+            LAUNCH_CHECK();
+        }
+    }
+    CUDA_CHECK(cudaSetDevice(device[parts - 1])); /* not part 0's: split_dot must choose */
+    const double got = split_dot(&rig, x, y, n);
+    double want = 0.0, scale = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        want += (double)x[i] * y[i];
+        scale += fabs((double)x[i] * y[i]);
+    }
+    rig_destroy(&rig);
+    CUDA_CHECK(cudaFreeHost(x));
+    CUDA_CHECK(cudaFreeHost(y));
+    const int ok = fabs(got - want) <= 1e-11 * scale + 1e-300 || (n == 0 && got == 0.0);
+    printf("  n = %zu over %d part%s (GPUs", n, parts, parts == 1 ? "" : "s");
+    for (int k = 0; k < parts; ++k)
+        printf(" %d", device[k]);
+    printf(")%s: %.15g, expected %.15g: %s\n", late ? ", parts 1.. late" : "", got, want,
+           ok ? "right" : "WRONG");
+    if (!ok && isnan(got))
+        printf("  NaN: a partial sum was read before its part wrote it (the combine did not wait "
+               "for every part), or a part was never run\n");
+    return ok;
+}
+
+static const int on_gpu0[SPLIT_MAX_PARTS] = {0};
+
+static int case_one(tut_grader *g)
+{
+    return grade(g, tut_grader_size(g, 1, 1000000), 1, on_gpu0, 0);
+}
+
+static int case_primes(tut_grader *g)
+{
+    const int parts = 2 + (int)tut_rng_below(&g->rng, 6);
+    return grade(g, tut_grader_prime(g, 1000, 3000000), parts, on_gpu0, 0);
+}
+
+static int case_few(tut_grader *g)
+{
+    const int parts = 5 + (int)tut_rng_below(&g->rng, 8);
+    return grade(g, tut_grader_size(g, 2, (size_t)parts - 1), parts, on_gpu0, 0) &&
+           grade(g, 1, parts, on_gpu0, 0);
+}
+
+static int case_late(tut_grader *g)
+{
+    const int parts = 3 + (int)tut_rng_below(&g->rng, 4);
+    return grade(g, tut_grader_odd(g, 100001, 2000001), parts, on_gpu0, 1);
+}
+
+static int case_two_gpus(tut_grader *g)
+{
+    int visible = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&visible));
+    const int gpus = visible < 4 ? visible : 4;
+    for (int a = 0; a < gpus && gpus >= 2; ++a) /* part 0's GPU must reach every other */
+        for (int b = 0; b < gpus; ++b) {
+            int can = 1;
+            if (a != b)
+                CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+            if (!can) {
+                printf("skipped: GPUs %d and %d cannot reach each other's memory (no peer "
+                       "access): this case needs two that can\n", a, b);
+                fflush(stdout);
+                exit(TUT_EXIT_SKIP);
+            }
+        }
+    if (gpus < 2) {
+        printf("skipped: this case needs two GPUs; this machine shows %d\n", visible);
+        fflush(stdout);
+        exit(TUT_EXIT_SKIP);
+    }
+    for (int a = 0; a < gpus; ++a) { /* off, so that a missing cudaDeviceEnablePeerAccess shows */
+        CUDA_CHECK(cudaSetDevice(a));
+        for (int b = 0; b < gpus; ++b) {
+            const cudaError_t err = a == b ? cudaSuccess : cudaDeviceDisablePeerAccess(b);
+            if (err == cudaErrorPeerAccessNotEnabled)
+                (void)cudaGetLastError();
+            else
+                CUDA_CHECK(err);
+        }
+    }
+    int device[SPLIT_MAX_PARTS];
+    const int parts = 2 * gpus + 1; /* odd: some GPUs hold one part more */
+    for (int k = 0; k < parts; ++k)
+        device[k] = (k + 1) % gpus; /* part 0 on GPU 1: the combine is not on GPU 0 */
+    return grade(g, tut_grader_prime(g, 100000, 3000000), parts, device, 0) &&
+           grade(g, tut_grader_odd(g, 10001, 200001), parts, device, 1);
+}
+
+int main(int argc, char **argv)
+{
+    static const tut_grader_case cases[] = {
+        {"one", case_one},   {"primes", case_primes},     {"few", case_few},
+        {"late", case_late}, {"two_gpus", case_two_gpus},
+    };
+    const tut_exercise ex = {.id = "ex06.5", .title = "split and combine across devices",
+                             .cases = cases, .case_count = TUT_COUNT(cases)};
+    return tut_exercise_main(argc, argv, &ex);
+}

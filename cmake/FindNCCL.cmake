@@ -1,0 +1,82 @@
+# FindNCCL: NCCL (NVIDIA's collective communication library) for the multi-GPU programs
+# (06_streams/multi, 02_heat1d's multi-GPU steps).
+#
+#   list(APPEND CMAKE_MODULE_PATH ${PROJECT_SOURCE_DIR}/cmake)
+#   find_package(NCCL)          # never REQUIRED: without NCCL those programs skip (exit 77)
+#   if(NCCL_FOUND) target_link_libraries(t PRIVATE NCCL::nccl) endif()
+#
+# Looks, in this order and nowhere else, for nccl.h and libnccl:
+#   1. NCCL_ROOT (a CMake or an environment variable): <root>/include and <root>/lib{,64};
+#      or NCCL_INCLUDE_DIR and NCCL_LIBRARY given directly (a header from one place, the library
+#      from another, as a machine that has only the library needs);
+#   2. the CUDA toolkit of this build (CUDA 13 ships nccl.h and libnccl.so beside the runtime);
+#   3. the nvidia/nccl folder of Python's NVIDIA wheel (nvidia-nccl-cu12 or -cu13, as PyTorch
+#      installs it), asked of python3 when there is one.
+# System folders are not searched: a CUDA 12 build must not take the nccl.h that a CUDA 13
+# install put in /usr/local/include.
+#
+# Sets NCCL_FOUND, NCCL_INCLUDE_DIR, NCCL_LIBRARY, NCCL_VERSION (from nccl.h), NCCL_REASON (why
+# not found, for the skip message) and the global imported target NCCL::nccl.
+set(_nccl_roots)
+if(NCCL_ROOT)
+  list(APPEND _nccl_roots ${NCCL_ROOT})
+endif()
+if(DEFINED ENV{NCCL_ROOT})
+  list(APPEND _nccl_roots $ENV{NCCL_ROOT})
+endif()
+set(_nccl_include_hints)
+set(_nccl_lib_hints)
+foreach(root IN LISTS _nccl_roots)
+  list(APPEND _nccl_include_hints ${root}/include)
+  list(APPEND _nccl_lib_hints ${root}/lib ${root}/lib64)
+endforeach()
+if(CUDAToolkit_INCLUDE_DIRS)
+  list(APPEND _nccl_include_hints ${CUDAToolkit_INCLUDE_DIRS})
+endif()
+if(CUDAToolkit_LIBRARY_DIR)
+  list(APPEND _nccl_lib_hints ${CUDAToolkit_LIBRARY_DIR})
+  get_filename_component(_nccl_tk ${CUDAToolkit_LIBRARY_DIR} DIRECTORY)
+  list(APPEND _nccl_lib_hints ${_nccl_tk}/lib ${_nccl_tk}/lib64)
+endif()
+find_program(_NCCL_PYTHON NAMES python3)
+mark_as_advanced(_NCCL_PYTHON)
+if(_NCCL_PYTHON)
+  execute_process(
+    COMMAND ${_NCCL_PYTHON} -c
+            "import importlib.util as u; s = u.find_spec('nvidia.nccl'); print(list(s.submodule_search_locations)[0] if s else '')"
+    OUTPUT_VARIABLE _nccl_wheel OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET TIMEOUT 20)
+  if(_nccl_wheel AND IS_DIRECTORY "${_nccl_wheel}")
+    list(APPEND _nccl_include_hints ${_nccl_wheel}/include)
+    list(APPEND _nccl_lib_hints ${_nccl_wheel}/lib)
+  endif()
+endif()
+
+find_path(NCCL_INCLUDE_DIR nccl.h PATHS ${_nccl_include_hints} NO_DEFAULT_PATH)
+# The wheel holds libnccl.so.2 only (no unversioned link).
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 PATHS ${_nccl_lib_hints} NO_DEFAULT_PATH)
+
+set(NCCL_VERSION "")
+if(NCCL_INCLUDE_DIR AND EXISTS ${NCCL_INCLUDE_DIR}/nccl.h)
+  file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _nccl_defines REGEX "^#define NCCL_(MAJOR|MINOR|PATCH) ")
+  foreach(part MAJOR MINOR PATCH)
+    string(REGEX MATCH "NCCL_${part} ([0-9]+)" _m "${_nccl_defines}")
+    set(_nccl_${part} ${CMAKE_MATCH_1})
+  endforeach()
+  set(NCCL_VERSION "${_nccl_MAJOR}.${_nccl_MINOR}.${_nccl_PATCH}")
+endif()
+
+set(NCCL_REASON "")
+if(NOT NCCL_INCLUDE_DIR)
+  set(NCCL_REASON "no nccl.h in NCCL_ROOT, the CUDA toolkit or Python's nvidia/nccl wheel")
+elseif(NOT NCCL_LIBRARY)
+  set(NCCL_REASON "nccl.h in ${NCCL_INCLUDE_DIR} but no libnccl beside NCCL_ROOT, the toolkit or the wheel")
+endif()
+
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(NCCL REQUIRED_VARS NCCL_LIBRARY NCCL_INCLUDE_DIR
+                                  VERSION_VAR NCCL_VERSION)
+if(NCCL_FOUND AND NOT TARGET NCCL::nccl)
+  add_library(NCCL::nccl UNKNOWN IMPORTED GLOBAL)
+  set_target_properties(NCCL::nccl PROPERTIES IMPORTED_LOCATION ${NCCL_LIBRARY}
+                        INTERFACE_INCLUDE_DIRECTORIES ${NCCL_INCLUDE_DIR})
+endif()

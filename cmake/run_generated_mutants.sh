@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# run_generated_mutants.sh <source dir> <mutants dir> <build dir> <out dir>
+#
+# Grades a sample of generated mutants (tools/mutants.py sample --out <mutants dir>) with the
+# corpus machinery (cmake/Mistakes.cmake, -DTUTORIAL_GENERATED_MUTANTS): configures <build dir>
+# for the solutions with a grader per mutant, builds the graders (in parallel; one that does not
+# compile is counted, not graded), then runs each mutant's grader tests, stopping a mutant at its
+# first failed test (a failed test loses points: the mutant is killed):
+#   A  its plain cases, several mutants at once;
+#   B  then, for those still alive, the sanitizer tests;
+#   C  then, for those still alive, the serial cases and the speed test, one at a time on the GPU.
+# A mutant that passes all three keeps 10/10: it survived, unless the committed list
+# cmake/generated_mutants_equivalent.txt names it (equivalent). Writes to <out dir>:
+#   generated-mutants.csv          one line a mutant: exercise, id, verdict, the test that killed it
+#   generated-mutants-summary.csv  per exercise: generated, sampled, compiled, killed, equivalent,
+#                                  survived, not_run, kill rate of the non-equivalent
+#   generated-mutants.txt          the table, and each survivor with its diff (to triage: list it
+#                                  as equivalent with a reason, or strengthen the grader)
+# Environment: JOBS (parallel mutants in A, default 12), TEST_TIMEOUT (s, default 60 for a plain
+# case, 3x for a sanitizer test, 2x for a serial case or speed; a timeout kills, marked (timeout)),
+# DEADLINE_S (no new mutant starts after this many seconds of grading, default 420; those left
+# are `not_run`), ARCHS (default native). Exit 0 when the run completed, 1 when a mutant survived
+# that is not listed as equivalent, or a listed one was killed; 2 on bad usage.
+set -uo pipefail
+[[ $# -eq 4 ]] || { sed -n 2,4p "$0"; exit 2; }
+src=$(cd "$1" && pwd)
+mut=$(cd "$2" && pwd)
+bin=$3
+out=$4
+mkdir -p "$bin" "$out"
+bin=$(cd "$bin" && pwd)
+out=$(cd "$out" && pwd)
+jobs=${JOBS:-12}
+timeout=${TEST_TIMEOUT:-60}
+deadline_s=${DEADLINE_S:-420}
+archs=${ARCHS:-native}
+equivalents=$src/cmake/generated_mutants_equivalent.txt
+work=$out/generated-logs
+mkdir -p "$work"
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+t0=$(date +%s)
+
+echo "== configure ($bin)"
+cmake -S "$src" -B "$bin" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="$archs" -DTUTORIAL_MISTAKES=OFF \
+  -DTUTORIAL_GENERATED_MUTANTS="$mut" >"$work/configure.log" 2>&1 ||
+  { echo "configure failed: $work/configure.log"; tail -20 "$work/configure.log"; exit 2; }
+mapfile -t names < <(sed -n 's/^mistake_entry(NAME \[==\[\([^]]*\)\]==\] EXERCISE \[==\[\([^]]*\)\]==\].*CHAPTER \[==\[\([^]]*\)\]==\].*/\1 \2 \3/p' \
+  "$bin/generated_entries.cmake" | sort)
+echo "== ${#names[@]} mutants; build their graders ($(( $(date +%s) - t0 )) s)"
+targets=(tutorial_gpu_probe)
+for row in "${names[@]}"; do
+  read -r name _ <<<"$row"
+  targets+=("mistake_${name//./_}")
+done
+keep_going=(-k); [[ ${#generator[@]} -gt 0 ]] && keep_going=(-k 0)
+cmake --build "$bin" -j "$(nproc)" --target "${targets[@]}" -- "${keep_going[@]}" \
+  >"$work/build.log" 2>&1
+echo "== built ($(( $(date +%s) - t0 )) s)"
+
+declare -A exercise chapter verdict by skipped
+for row in "${names[@]}"; do
+  read -r name ex ch <<<"$row"
+  exercise[$name]=$ex
+  chapter[$name]=$ch
+  if [[ -x $bin/mistakes/$ch/$name/mistake_${name//./_} ]]; then
+    verdict[$name]=alive
+  else
+    verdict[$name]=build_failed
+  fi
+done
+
+# phase_one <phase> <name>: runs the mutant's tests of that phase, stops at the first failure;
+# writes <work>/<name>.<phase>.result: "killed <test>" or "passed" or "not_run".
+phase_one() {
+  local phase=$1 name=$2 tests regex
+  if (( $(date +%s) - t0 > deadline_s + build_s )); then
+    echo not_run >"$work/$name.$phase.result"
+    return
+  fi
+  tests=$(awk -F'|' -v n="$name" -v p="$phase" '$1 == n && $3 == p {print $2}' "$bin/generated_tests.txt")
+  if [[ -z $tests ]]; then
+    echo passed >"$work/$name.$phase.result"
+    return
+  fi
+  regex="^($(echo "$tests" | sed 's/[.]/\\./g' | paste -sd'|'))\$"
+  # Sanitizers run several times slower, and more so beside each other: a longer limit.
+  local limit=$timeout
+  [[ $phase == B ]] && limit=$((3 * timeout))
+  [[ $phase == C ]] && limit=$((2 * timeout))
+  ctest --test-dir "$bin" -R "$regex" --stop-on-failure --timeout "$limit" \
+    >"$work/$name.$phase.log" 2>&1
+  local failed
+  failed=$(grep -oE '[0-9]+ - [^ ]+ \((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception|Child aborted|Bus error|ILLEGAL)\)' \
+    "$work/$name.$phase.log" | awk '{print $3 ($4 == "(Timeout)" ? "(timeout)" : "")}' | head -1)
+  if [[ -n $failed ]]; then
+    echo "killed ${failed#mistake.$name.}" >"$work/$name.$phase.result"
+  elif grep -qE '\*\*\*Skipped|Not Run' "$work/$name.$phase.log"; then
+    echo skipped >"$work/$name.$phase.result" # a test skipped (77): not graded in full
+  else
+    echo passed >"$work/$name.$phase.result"
+  fi
+}
+export -f phase_one
+export bin work timeout t0 deadline_s
+build_s=$(( $(date +%s) - t0 ))
+export build_s
+
+for phase in A B C; do
+  alive=()
+  for row in "${names[@]}"; do
+    read -r name _ <<<"$row"
+    [[ ${verdict[$name]} == alive ]] && alive+=("$name")
+  done
+  p=$jobs
+  [[ $phase == B ]] && p=$(( (jobs + 1) / 2 ))
+  [[ $phase == C ]] && p=1
+  echo "== phase $phase: ${#alive[@]} mutants, $p at a time ($(( $(date +%s) - t0 )) s)"
+  [[ ${#alive[@]} -eq 0 ]] && continue
+  printf '%s\n' "${alive[@]}" | xargs -P "$p" -I{} bash -c "phase_one $phase {}"
+  for name in "${alive[@]}"; do
+    result=$(cat "$work/$name.$phase.result" 2>/dev/null || echo not_run)
+    case $result in
+    killed*) verdict[$name]=killed; by[$name]=${result#killed } ;;
+    not_run) verdict[$name]=not_run ;;
+    skipped) skipped[$name]=1 ;;
+    esac
+  done
+done
+for row in "${names[@]}"; do
+  read -r name _ <<<"$row"
+  if [[ ${verdict[$name]} == alive ]]; then
+    verdict[$name]=survived
+    [[ -n ${skipped[$name]:-} ]] && verdict[$name]=skipped
+  fi
+done
+# Mutants left out at configure time (their diff no longer applies: the solution changed).
+while IFS='|' read -r name why; do
+  [[ $name =~ ^ex[0-9][0-9]\.[0-9]+_g[0-9a-f]+$ ]] || continue
+  ex=${name%%_g*}
+  ch=$(ls -d "$mut"/*/ | while read -r d; do [[ -f $d/$name.patch ]] && basename "$d"; done | head -1)
+  names+=("$name $ex $ch")
+  exercise[$name]=$ex chapter[$name]=$ch verdict[$name]=stale
+done <"$bin/generated_stale.txt"
+echo "== graded ($(( $(date +%s) - t0 )) s)"
+
+# The report.
+listed() { grep -qE "^$1[[:space:]]" "$equivalents" 2>/dev/null; }
+what_of() { sed -n 's/^# what: //p' "$mut/${chapter[$1]}/$1.patch" | head -1; }
+csv=$out/generated-mutants.csv
+echo "exercise,id,verdict,killed_by,listed_equivalent,what" >"$csv"
+bad=0
+declare -A n_sampled n_compiled n_killed n_equiv n_surv n_notrun
+survivors_text=""
+for row in "${names[@]}"; do
+  read -r name ex _ <<<"$row"
+  v=${verdict[$name]}
+  eq=no
+  listed "$name" && eq=yes
+  if [[ $v == survived && $eq == yes ]]; then v=equivalent; fi
+  if [[ $v == killed && $eq == yes ]]; then
+    v=killed_but_listed_equivalent
+    bad=$((bad + 1))
+  fi
+  w=$(what_of "$name")
+  echo "$ex,$name,$v,${by[$name]:-},$eq,\"${w//\"/\'}\"" >>"$csv"
+  n_sampled[$ex]=$(( ${n_sampled[$ex]:-0} + 1 ))
+  [[ $v != build_failed && $v != stale ]] && n_compiled[$ex]=$(( ${n_compiled[$ex]:-0} + 1 ))
+  case $v in
+  killed | killed_but_listed_equivalent) n_killed[$ex]=$(( ${n_killed[$ex]:-0} + 1 )) ;;
+  equivalent) n_equiv[$ex]=$(( ${n_equiv[$ex]:-0} + 1 )) ;;
+  survived)
+    n_surv[$ex]=$(( ${n_surv[$ex]:-0} + 1 ))
+    bad=$((bad + 1))
+    survivors_text+=$'\n'"---- SURVIVED $name ($ex): $w"$'\n'
+    survivors_text+=$(sed -n '/^--- a\//,$p' "$mut/${chapter[$name]}/$name.patch")$'\n'
+    ;;
+  not_run | skipped | stale) n_notrun[$ex]=$(( ${n_notrun[$ex]:-0} + 1 )) ;;
+  esac
+done
+summary=$out/generated-mutants-summary.csv
+echo "exercise,generated,sampled,compiled,killed,equivalent,survived,not_run,kill_rate" >"$summary"
+table=$(printf '%-8s %9s %7s %8s %6s %10s %8s %7s %9s' exercise generated sampled compiled \
+  killed equivalent survived not_run kill_rate)
+for ex in $(printf '%s\n' "${!n_sampled[@]}" | sort); do
+  generated=$(awk -F, -v e="$ex" '$1 == e {print $2}' "$mut/counts.csv" 2>/dev/null)
+  k=${n_killed[$ex]:-0} e=${n_equiv[$ex]:-0} s=${n_surv[$ex]:-0}
+  rate=$(awk -v k="$k" -v s="$s" 'BEGIN { if (k + s) printf "%.1f%%", 100 * k / (k + s); else print "-" }')
+  echo "$ex,${generated:-?},${n_sampled[$ex]},${n_compiled[$ex]:-0},$k,$e,$s,${n_notrun[$ex]:-0},$rate" >>"$summary"
+  table+=$'\n'$(printf '%-8s %9s %7s %8s %6s %10s %8s %7s %9s' "$ex" "${generated:-?}" \
+    "${n_sampled[$ex]}" "${n_compiled[$ex]:-0}" "$k" "$e" "$s" "${n_notrun[$ex]:-0}" "$rate")
+done
+seed=$(cat "$mut/seed.txt" 2>/dev/null)
+{
+  echo "===== Generated mutants (seed and per-exercise sample: $seed), $(( $(date +%s) - t0 )) s"
+  echo "$table"
+  echo
+  echo "killed: a grader test failed (the mutant loses points); equivalent: survived and listed in"
+  echo "cmake/generated_mutants_equivalent.txt; kill_rate = killed / (killed + survived); not_run:"
+  echo "past the deadline, a test skipped (77), or stale (the diff no longer applies)."
+  [[ -n $survivors_text ]] && echo "$survivors_text"
+} | tee "$out/generated-mutants.txt"
+[[ $bad -eq 0 ]]
