@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "streams.h"
 #include "tutorial.h"
 
 static const double PI = 3.14159265358979323846;
@@ -55,10 +56,12 @@ const char *mc_range_problem(mc_integrand which, double a, double b)
 
 /* The bias of float sampling for 1/x on [a, b] (same sign, 0 outside): the samples are
  * x = fmaf(w, u, a) in float, with a and w = b - a rounded to float and u on a grid of steps
- * 2^-23 (the bits and shifted uniforms; curand's is finer), so they integrate 1/x over the
- * float range [a', a' + w'] on that grid instead of over [a, b]:
+ * 2^-23 (the bits and shifted uniforms) or offset by 2^-33 (curand's r 2^-32 + 2^-33: taken as
+ * a grid of steps 2^-32; its rounding to float is to nearest, which moves no mean to first
+ * order), so they integrate 1/x over the float range [a', a' + w'] on that grid instead of over
+ * [a, b]:
  *   ends moved by rounding: |a' - a| / |a| + |a' + w' - b| / |b|;
- *   the grid (a Riemann sum of step h = w 2^-23): h / 2 |1/a - 1/b|.
+ *   the grid (a Riemann sum of step h = w 2^-23, or w 2^-32): h / 2 |1/a - 1/b|.
  * Near the pole both grow like 1 / min(|a|, |b|): the ends, rounded to float steps of the width,
  * may even reach 0 (1/x = inf), and the grid leaves out the last step before the pole. */
 static double ends_moved(double a, double b, double lo, double hi)
@@ -68,15 +71,26 @@ static double ends_moved(double a, double b, double lo, double hi)
     return fabs(lo - a) / fabs(a) + fabs(hi - b) / fabs(b);
 }
 
-static double inv_sampling_bias(double a, double b)
+/* The grid step of u that the uniforms in the mask `uniforms` (1u << mc_uniform) draw on: the
+ * coarsest of them. */
+static double uniform_step(unsigned uniforms)
+{
+    return uniforms & ~(1u << MC_UNIFORM_CURAND) ? 0x1p-23 : 0x1p-32;
+}
+
+/* The largest bias among the uniforms in the mask. */
+static double inv_sampling_bias(double a, double b, unsigned uniforms)
 {
     const float af = (float)a, wf = (float)(b - a);
     /* curand and bits: x = a' + w' u; shifted: x = (a' - w') + w' u with u in [1, 2), its
      * offset rounded to float once more (streams.h) */
     const float offset = af - wf;
-    const double moved = fmax(ends_moved(a, b, af, (double)af + wf),
-                              ends_moved(a, b, (double)offset + wf, (double)offset + 2.0 * wf));
-    const double h = (double)wf * 0x1p-23;
+    double moved = 0.0;
+    if (uniforms & ((1u << MC_UNIFORM_CURAND) | (1u << MC_UNIFORM_BITS)))
+        moved = ends_moved(a, b, af, (double)af + wf);
+    if (uniforms & (1u << MC_UNIFORM_SHIFTED))
+        moved = fmax(moved, ends_moved(a, b, (double)offset + wf, (double)offset + 2.0 * wf));
+    const double h = (double)wf * uniform_step(uniforms);
     return moved + 0.5 * h * fabs(1.0 / a - 1.0 / b);
 }
 
@@ -92,32 +106,32 @@ static double inv_std_error(double a, double b, unsigned long long n)
 /* A bound of inv_sampling_bias that is smooth in the near limit m (the far one fixed), for the
  * suggestion: each end moved by up to a float step of the larger of the far limit and the width
  * (the shifted uniform rounds a - w too), and the grid. */
-static double inv_bias_bound(double m, double big)
+static double inv_bias_bound(double m, double big, double step)
 {
     const double w = big - m;
-    return 2.0 * (big + w) * 0x1p-24 / m + 0.5 * w * 0x1p-23 * (1.0 / m - 1.0 / big);
+    return 2.0 * (big + w) * 0x1p-24 / m + 0.5 * w * step * (1.0 / m - 1.0 / big);
 }
 
-static int inv_bound_fits(double m, double big, unsigned long long n)
+static int inv_bound_fits(double m, double big, unsigned long long n, double step)
 {
-    return inv_bias_bound(m, big) <= MC_SAMPLING_BIAS_SIGMAS * inv_std_error(m, big, n);
+    return inv_bias_bound(m, big, step) <= MC_SAMPLING_BIAS_SIGMAS * inv_std_error(m, big, n);
 }
 
 /* The smallest near limit m in [m0, big / 2] whose bound fits at n samples (0: none does). The
  * ratio bias / error falls as m grows (both go like 1/m and 1/sqrt(m)) until the range gets
  * narrow, where the error vanishes: so search up from m0 on a log grid, then bisect. */
-static double inv_nearest_limit(double m0, double big, unsigned long long n)
+static double inv_nearest_limit(double m0, double big, unsigned long long n, double step)
 {
     const int steps = 400;
     const double lo = log(m0), hi = log(0.5 * big);
     double prev = lo;
     for (int i = 0; i <= steps; ++i) {
         const double t = lo + (hi - lo) * i / steps;
-        if (inv_bound_fits(exp(t), big, n)) {
+        if (inv_bound_fits(exp(t), big, n, step)) {
             double fail = prev, fit = t;
             for (int k = 0; k < 60 && i > 0; ++k) {
                 const double mid = 0.5 * (fail + fit);
-                if (inv_bound_fits(exp(mid), big, n))
+                if (inv_bound_fits(exp(mid), big, n, step))
                     fit = mid;
                 else
                     fail = mid;
@@ -130,20 +144,23 @@ static double inv_nearest_limit(double m0, double big, unsigned long long n)
 }
 
 int mc_sampling_problem(mc_integrand which, double a, double b, unsigned long long samples,
-                        char *why, size_t why_len)
+                        unsigned uniforms, char *why, size_t why_len)
 {
+    if (uniforms == 0)
+        uniforms = (1u << MC_UNIFORM_COUNT) - 1u;
     /* The other integrands are bounded on their ranges: the same rounding moves their
      * integral by about 2^-23 of w max|f|, below their evaluation error (MC_EVAL_ULPS). */
     if (which != MC_INV || mc_range_problem(which, a, b) || samples < 2)
         return 0;
-    const double bias = inv_sampling_bias(a, b);
+    const double bias = inv_sampling_bias(a, b, uniforms);
+    const double step = uniform_step(uniforms);
     const double sigma = inv_std_error(a, b, samples);
     if (bias <= MC_SAMPLING_BIAS_SIGMAS * sigma)
         return 0;
     /* What works: the nearest limit to 0 whose bias bound is within the allowance at this
      * sample count, the far limit kept. */
     const double big = fmax(fabs(a), fabs(b));
-    const double near = inv_nearest_limit(fmin(fabs(a), fabs(b)), big, samples);
+    const double near = inv_nearest_limit(fmin(fabs(a), fabs(b)), big, samples, step);
     char works[200];
     if (near > 0.0)
         snprintf(works, sizeof works, "with %llu samples and the far limit at %g, keep the near "
@@ -159,7 +176,7 @@ int mc_sampling_problem(mc_integrand which, double a, double b, unsigned long lo
         snprintf(why, why_len, "float samples cannot integrate 1/x over [%g, %g] this close to "
                  "the pole: their grid (steps of %.2g) and the limits rounded to float move the "
                  "result by up to %.2g, %.1f standard errors at %llu samples (at most %.1f "
-                 "allowed); %s", a, b, (b - a) * 0x1p-23, bias, bias / sigma, samples,
+                 "allowed); %s", a, b, (b - a) * step, bias, bias / sigma, samples,
                  MC_SAMPLING_BIAS_SIGMAS, works);
     return 1;
 }

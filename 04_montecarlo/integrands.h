@@ -95,11 +95,13 @@ const char *mc_range_problem(mc_integrand which, double a, double b);
 
 /* 1 (with why[]: the reason and a range that works) when float samples cannot integrate the
  * integrand over [a, b] with `samples` samples: for 1/x near its pole, when the samples could
- * reach x = 0 or their grid (steps of (b - a) 2^-23) and the limits rounded to float bias the
- * result by more than MC_SAMPLING_BIAS_SIGMAS standard errors. 0 for a range that
- * mc_range_problem refuses (it says why) and for the bounded integrands. */
+ * reach x = 0 or their grid (steps of (b - a) 2^-23 for the bits and shifted uniforms, (b - a)
+ * 2^-32 for curand's) and the limits rounded to float bias the result by more than
+ * MC_SAMPLING_BIAS_SIGMAS standard errors. `uniforms`: the uniforms the runs draw with, a mask
+ * of 1u << mc_uniform (streams.h; 0: all of them). 0 for a range that mc_range_problem refuses
+ * (it says why) and for the bounded integrands. */
 int mc_sampling_problem(mc_integrand which, double a, double b, unsigned long long samples,
-                        char *why, size_t why_len);
+                        unsigned uniforms, char *why, size_t why_len);
 
 const char *mc_integrand_name(mc_integrand which);
 const char *mc_integrand_formula(mc_integrand which);

@@ -374,11 +374,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "montecarlo: --check and --bench are separate runs; give one\n");
         return 2;
     }
-    /* The one problem a plain run integrates (--check and --bench draw their own ranges). */
+    /* The one problem a plain run integrates (--check and --bench draw their own ranges), with
+     * the uniforms of the variants that run: curand's for states and library, --uniform's for
+     * fused. */
+    unsigned uniforms = 0;
+    if (o.variant == VARIANT_ALL || o.variant == VARIANT_STATES || o.variant == VARIANT_LIBRARY)
+        uniforms |= 1u << MC_UNIFORM_CURAND;
+    if (o.variant == VARIANT_ALL || o.variant == VARIANT_FUSED)
+        uniforms |= 1u << o.uniform;
     char why[600];
     if (!o.check && !o.bench &&
         mc_sampling_problem((mc_integrand)o.integrand, o.a, o.b,
-                            o.samples ? o.samples : DEMO_SAMPLES, why, sizeof why)) {
+                            o.samples ? o.samples : DEMO_SAMPLES, uniforms, why, sizeof why)) {
         fprintf(stderr, "montecarlo: %s\n", why);
         return 2;
     }

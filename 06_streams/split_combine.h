@@ -41,5 +41,11 @@ void launch_partial_dot(const float *x, const float *y, size_t count, double *pa
 void launch_combine(const combine_args *args, double *result, cudaStream_t stream);
 /* the grid of partial_dot that fills `device` (its SMs times the blocks that fit on one). */
 int partial_dot_blocks(int device);
+/* For the grader: how many launches since the last call went out with another GPU current than
+ * the one holding their buffers, or had the combine read a GPU whose memory the current one had
+ * no peer access to (then turned on, so that the combine does not fault); the first described in
+ * `first` (may be NULL). A driver may run such a launch and get the right sum: the sum cannot
+ * show these, the buffers' devices (cudaPointerGetAttributes) can. */
+int split_launch_faults(char *first, size_t size);
 
 #endif

@@ -1,4 +1,6 @@
 /* The kernels of ex06.5 (split_combine.h): given, not part of the exercise. */
+#include <stdio.h>
+
 #include "split_combine.h"
 #include "tutorial.h"
 
@@ -41,15 +43,75 @@ __global__ void combine_kernel(combine_args args, double *result)
         *result = total;
 }
 
+static int faults = 0;
+static char first_fault[256];
+
+/* The device of a device buffer; -1 for any other pointer. */
+static int device_of(const void *p)
+{
+    cudaPointerAttributes at;
+    CUDA_CHECK(cudaPointerGetAttributes(&at, p));
+    return at.type == cudaMemoryTypeDevice ? at.device : -1;
+}
+
+/* Notes a launch whose buffer `p` lies on another GPU than the current one. */
+static void check_current(const void *p, const char *launch, const char *what)
+{
+    int current = 0;
+    CUDA_CHECK(cudaGetDevice(&current));
+    const int device = device_of(p);
+    if (device >= 0 && device != current && faults++ == 0)
+        snprintf(first_fault, sizeof first_fault,
+                 "%s launched on the wrong GPU: GPU %d current, its %s on GPU %d (call "
+                 "cudaSetDevice(%d) before a part's copies and launch)", launch, current, what,
+                 device, device);
+}
+
+/* Notes a combine that reads `peer`'s memory without peer access (cudaDeviceEnablePeerAccess
+ * succeeds only where it was off), and leaves it on: the combine then runs, the grade fails. */
+static void check_peer(int current, int peer)
+{
+    const cudaError_t err = cudaDeviceEnablePeerAccess(peer, 0);
+    if (err == cudaSuccess) {
+        if (faults++ == 0)
+            snprintf(first_fault, sizeof first_fault,
+                     "the combine on GPU %d reads partial sums on GPU %d, and peer access from "
+                     "GPU %d to GPU %d was never enabled (cudaDeviceEnablePeerAccess)",
+                     current, peer, current, peer);
+    } else if (err == cudaErrorPeerAccessAlreadyEnabled || err == cudaErrorPeerAccessUnsupported) {
+        (void)cudaGetLastError(); /* on, as it must be; or impossible: the grader skips those */
+    } else {
+        CUDA_CHECK(err);
+    }
+}
+
+int split_launch_faults(char *first, size_t size)
+{
+    const int count = faults;
+    if (first && size)
+        snprintf(first, size, "%s", count ? first_fault : "");
+    faults = 0;
+    return count;
+}
+
 void launch_partial_dot(const float *x, const float *y, size_t count, double *partials,
                         int blocks, cudaStream_t stream)
 {
+    check_current(partials, "partial_dot", "partial sums");
     partial_dot_kernel<<<blocks, THREADS, 0, stream>>>(x, y, count, partials);
     LAUNCH_CHECK();
 }
 
 void launch_combine(const combine_args *args, double *result, cudaStream_t stream)
 {
+    check_current(result, "combine", "result");
+    int current = 0;
+    CUDA_CHECK(cudaGetDevice(&current));
+    for (int k = 0; k < args->parts; ++k) {
+        const int device = device_of(args->partials[k]);
+        if (device >= 0 && device != current)
+            check_peer(current, device);
+    }
     combine_kernel<<<1, THREADS, 0, stream>>>(*args, result);
     LAUNCH_CHECK();
 }

@@ -10,13 +10,25 @@
 #      or NCCL_INCLUDE_DIR and NCCL_LIBRARY given directly (a header from one place, the library
 #      from another, as a machine that has only the library needs);
 #   2. the CUDA toolkit of this build (CUDA 13 ships nccl.h and libnccl.so beside the runtime);
-#   3. the nvidia/nccl folder of Python's NVIDIA wheel (nvidia-nccl-cu12 or -cu13, as PyTorch
-#      installs it), asked of python3 when there is one.
+#   3. the nvidia/nccl folder of Python's NVIDIA wheel (as PyTorch installs it), asked of python3
+#      when there is one, and taken only when the wheel is nvidia-nccl-cu<N> for this build's
+#      CUDA major version N (the nvidia_nccl_cu<N>-*.dist-info beside the nvidia/ package, and
+#      no other nvidia_nccl_cu* there).
 # System folders are not searched: a CUDA 12 build must not take the nccl.h that a CUDA 13
-# install put in /usr/local/include.
+# install put in /usr/local/include. NCCL older than 2.7 (no ncclSend/ncclRecv) is not taken.
+# When the CUDA toolkit changes in an existing build folder, the cached NCCL paths are forgotten
+# and looked for again.
 #
 # Sets NCCL_FOUND, NCCL_INCLUDE_DIR, NCCL_LIBRARY, NCCL_VERSION (from nccl.h), NCCL_REASON (why
 # not found, for the skip message) and the global imported target NCCL::nccl.
+set(_nccl_toolkit "${CUDAToolkit_VERSION}|${CUDAToolkit_LIBRARY_DIR}")
+if(DEFINED _NCCL_TOOLKIT AND NOT _NCCL_TOOLKIT STREQUAL _nccl_toolkit)
+  message(STATUS "NCCL: the CUDA toolkit changed (${_NCCL_TOOLKIT} -> ${_nccl_toolkit}): "
+                 "looking for NCCL again")
+  unset(NCCL_INCLUDE_DIR CACHE)
+  unset(NCCL_LIBRARY CACHE)
+endif()
+set(_NCCL_TOOLKIT "${_nccl_toolkit}" CACHE INTERNAL "the CUDA toolkit NCCL was looked for with")
 set(_nccl_roots)
 if(NCCL_ROOT)
   list(APPEND _nccl_roots ${NCCL_ROOT})
@@ -45,9 +57,32 @@ if(_NCCL_PYTHON)
     COMMAND ${_NCCL_PYTHON} -c
             "import importlib.util as u; s = u.find_spec('nvidia.nccl'); print(list(s.submodule_search_locations)[0] if s else '')"
     OUTPUT_VARIABLE _nccl_wheel OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET TIMEOUT 20)
+  set(_nccl_wheel_reason "")
   if(_nccl_wheel AND IS_DIRECTORY "${_nccl_wheel}")
-    list(APPEND _nccl_include_hints ${_nccl_wheel}/include)
-    list(APPEND _nccl_lib_hints ${_nccl_wheel}/lib)
+    get_filename_component(_nccl_site "${_nccl_wheel}" DIRECTORY) # .../site-packages/nvidia
+    get_filename_component(_nccl_site "${_nccl_site}" DIRECTORY)
+    file(GLOB _nccl_dists RELATIVE "${_nccl_site}" "${_nccl_site}/nvidia_nccl_cu*-*.dist-info")
+    set(_nccl_want "nvidia_nccl_cu${CUDAToolkit_VERSION_MAJOR}-")
+    set(_nccl_wheel_ok FALSE)
+    foreach(dist IN LISTS _nccl_dists)
+      string(FIND "${dist}" "${_nccl_want}" _at)
+      if(_at EQUAL 0)
+        set(_nccl_wheel_ok TRUE)
+      else()
+        set(_nccl_wheel_ok FALSE) # another CUDA's wheel shares the folder: which one is there?
+        break()
+      endif()
+    endforeach()
+    if(_nccl_wheel_ok AND CUDAToolkit_VERSION_MAJOR)
+      list(APPEND _nccl_include_hints ${_nccl_wheel}/include)
+      list(APPEND _nccl_lib_hints ${_nccl_wheel}/lib)
+    else()
+      string(REPLACE ";" ", " _nccl_dists "${_nccl_dists}")
+      if(NOT _nccl_dists)
+        set(_nccl_dists "no nvidia_nccl_cu*.dist-info")
+      endif()
+      set(_nccl_wheel_reason " (Python's ${_nccl_wheel} was passed over: its wheel, ${_nccl_dists}, is not nvidia-nccl-cu${CUDAToolkit_VERSION_MAJOR} alone, for CUDA ${CUDAToolkit_VERSION})")
+    endif()
   endif()
 endif()
 
@@ -66,15 +101,19 @@ if(NCCL_INCLUDE_DIR AND EXISTS ${NCCL_INCLUDE_DIR}/nccl.h)
 endif()
 
 set(NCCL_REASON "")
+set(NCCL_NEW_ENOUGH TRUE)
 if(NOT NCCL_INCLUDE_DIR)
-  set(NCCL_REASON "no nccl.h in NCCL_ROOT, the CUDA toolkit or Python's nvidia/nccl wheel")
+  set(NCCL_REASON "no nccl.h in NCCL_ROOT, the CUDA toolkit or Python's nvidia/nccl wheel${_nccl_wheel_reason}")
 elseif(NOT NCCL_LIBRARY)
-  set(NCCL_REASON "nccl.h in ${NCCL_INCLUDE_DIR} but no libnccl beside NCCL_ROOT, the toolkit or the wheel")
+  set(NCCL_REASON "nccl.h in ${NCCL_INCLUDE_DIR} but no libnccl beside NCCL_ROOT, the toolkit or the wheel${_nccl_wheel_reason}")
+elseif(NOT NCCL_VERSION MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$" OR NCCL_VERSION VERSION_LESS 2.7)
+  set(NCCL_NEW_ENOUGH FALSE)
+  set(NCCL_REASON "NCCL ${NCCL_VERSION} in ${NCCL_INCLUDE_DIR} is older than 2.7 (no ncclSend/ncclRecv), or its version is unreadable")
 endif()
 
 include(FindPackageHandleStandardArgs)
-find_package_handle_standard_args(NCCL REQUIRED_VARS NCCL_LIBRARY NCCL_INCLUDE_DIR
-                                  VERSION_VAR NCCL_VERSION)
+find_package_handle_standard_args(NCCL REQUIRED_VARS NCCL_LIBRARY NCCL_INCLUDE_DIR NCCL_NEW_ENOUGH
+                                  VERSION_VAR NCCL_VERSION REASON_FAILURE_MESSAGE "${NCCL_REASON}")
 if(NCCL_FOUND AND NOT TARGET NCCL::nccl)
   add_library(NCCL::nccl UNKNOWN IMPORTED GLOBAL)
   set_target_properties(NCCL::nccl PROPERTIES IMPORTED_LOCATION ${NCCL_LIBRARY}

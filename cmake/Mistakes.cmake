@@ -302,6 +302,12 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
   endif()
   set(TUTORIAL_GENERATED_MUTANTS "" CACHE PATH
       "A folder of generated mutants (tools/mutants.py sample --out): a grader for each")
+  set(TUTORIAL_GENERATED_TEST_TIMEOUT "" CACHE STRING
+      "Seconds a generated mutant's plain case may run (3x a sanitizer test, 2x a serial case or speed; never above the test's own limit); empty: the tests' own limits")
+  if(TUTORIAL_GENERATED_TEST_TIMEOUT AND NOT TUTORIAL_GENERATED_TEST_TIMEOUT MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "TUTORIAL_GENERATED_TEST_TIMEOUT: '${TUTORIAL_GENERATED_TEST_TIMEOUT}' is not a "
+                        "whole number of seconds")
+  endif()
   if(TUTORIAL_GENERATED_MUTANTS AND TUTORIAL_EXERCISES)
     message(FATAL_ERROR "TUTORIAL_GENERATED_MUTANTS patches the solutions: configure it without "
                         "TUTORIAL_EXERCISES (a build of the solutions)")
@@ -485,6 +491,20 @@ function(tutorial_mistakes)
           set(phase B)
         endif()
         file(APPEND ${CMAKE_BINARY_DIR}/generated_tests.txt "${E_NAME}|${test}|${phase}\n")
+        if(TUTORIAL_GENERATED_TEST_TIMEOUT)
+          # The runner's limit, set here: ctest's --timeout does not override a test's TIMEOUT.
+          set(factor 1)
+          if(phase STREQUAL "B")
+            set(factor 3)
+          elseif(phase STREQUAL "C")
+            set(factor 2)
+          endif()
+          math(EXPR limit "${TUTORIAL_GENERATED_TEST_TIMEOUT} * ${factor}")
+          get_test_property(${test} TIMEOUT own)
+          if(NOT own OR own GREATER limit)
+            set_tests_properties(${test} PROPERTIES TIMEOUT ${limit})
+          endif()
+        endif()
       endif()
     endforeach()
 

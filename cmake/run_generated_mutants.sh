@@ -6,9 +6,11 @@
 # for the solutions with a grader per mutant, builds the graders (in parallel; one that does not
 # compile is counted, not graded), then runs each mutant's grader tests, stopping a mutant at its
 # first failed test (a failed test loses points: the mutant is killed):
-#   A  its plain cases, several mutants at once;
-#   B  then, for those still alive, the sanitizer tests;
-#   C  then, for those still alive, the serial cases and the speed test, one at a time on the GPU.
+#   A  its plain cases, then, if it is still alive, B its sanitizer tests: JOBS mutants at once,
+#      taken round-robin across the exercises (the first mutant of every exercise, then the
+#      second of every exercise, ...), so that a deadline cuts every exercise alike;
+#   C  then, for those still alive, the serial cases and the speed test, one at a time, alone on
+#      the GPU (a killed mutant runs no speed test).
 # A mutant that passes all three keeps 10/10: it survived, unless the committed list
 # cmake/generated_mutants_equivalent.txt names it (equivalent). Writes to <out dir>:
 #   generated-mutants.csv          one line a mutant: exercise, id, verdict, the test that killed it
@@ -16,11 +18,15 @@
 #                                  survived, not_run, kill rate of the non-equivalent
 #   generated-mutants.txt          the table, and each survivor with its diff (to triage: list it
 #                                  as equivalent with a reason, or strengthen the grader)
-# Environment: JOBS (parallel mutants in A, default 12), TEST_TIMEOUT (s, default 60 for a plain
-# case, 3x for a sanitizer test, 2x for a serial case or speed; a timeout kills, marked (timeout)),
-# DEADLINE_S (no new mutant starts after this many seconds of grading, default 420; those left
-# are `not_run`), ARCHS (default native). Exit 0 when the run completed, 1 when a mutant survived
-# that is not listed as equivalent, or a listed one was killed; 2 on bad usage.
+# Environment: JOBS (mutants at once in A and B, default: the number of cores), TEST_TIMEOUT (s,
+# default 90 for a plain case, 3x for a sanitizer test, 2x for a serial case or speed, never more
+# than the test's own limit; configured into the tests' TIMEOUT, which ctest's --timeout does not
+# override; a timeout kills, marked (timeout)), DEADLINE_S (seconds of grading, default 420: no
+# mutant starts A or B after DEADLINE_S - C_RESERVE_S, none starts C after DEADLINE_S; those
+# left are `not_run`), C_RESERVE_S (default DEADLINE_S / 5), ARCHS (default native). CMAKE and
+# CTEST name the programs (a CPU test runs this script with stand-ins). Exit 0 when the run
+# completed, 1 when a mutant survived that is not listed as equivalent, or a listed one was
+# killed; 2 on bad usage.
 set -uo pipefail
 [[ $# -eq 4 ]] || { sed -n 2,4p "$0"; exit 2; }
 src=$(cd "$1" && pwd)
@@ -30,10 +36,13 @@ out=$4
 mkdir -p "$bin" "$out"
 bin=$(cd "$bin" && pwd)
 out=$(cd "$out" && pwd)
-jobs=${JOBS:-12}
-timeout=${TEST_TIMEOUT:-60}
+jobs=${JOBS:-$(nproc)}
+timeout=${TEST_TIMEOUT:-90}
 deadline_s=${DEADLINE_S:-420}
+reserve_s=${C_RESERVE_S:-$((deadline_s / 5))}
 archs=${ARCHS:-native}
+cmake=${CMAKE:-cmake}
+ctest=${CTEST:-ctest}
 equivalents=$src/cmake/generated_mutants_equivalent.txt
 work=$out/generated-logs
 mkdir -p "$work"
@@ -42,12 +51,16 @@ command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 t0=$(date +%s)
 
 echo "== configure ($bin)"
-cmake -S "$src" -B "$bin" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+"$cmake" -S "$src" -B "$bin" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_ARCHITECTURES="$archs" -DTUTORIAL_MISTAKES=OFF \
-  -DTUTORIAL_GENERATED_MUTANTS="$mut" >"$work/configure.log" 2>&1 ||
+  -DTUTORIAL_GENERATED_MUTANTS="$mut" -DTUTORIAL_GENERATED_TEST_TIMEOUT="$timeout" \
+  >"$work/configure.log" 2>&1 ||
   { echo "configure failed: $work/configure.log"; tail -20 "$work/configure.log"; exit 2; }
 mapfile -t names < <(sed -n 's/^mistake_entry(NAME \[==\[\([^]]*\)\]==\] EXERCISE \[==\[\([^]]*\)\]==\].*CHAPTER \[==\[\([^]]*\)\]==\].*/\1 \2 \3/p' \
   "$bin/generated_entries.cmake" | sort)
+# The grading order: round-robin across the exercises (each exercise's mutants in name order).
+mapfile -t order < <(printf '%s\n' "${names[@]}" | awk 'NF { printf "%06d %s\n", rank[$2]++, $0 }' |
+  sort -k1,1n -k3,3 -k2,2 | cut -d' ' -f2-)
 echo "== ${#names[@]} mutants; build their graders ($(( $(date +%s) - t0 )) s)"
 targets=(tutorial_gpu_probe)
 for row in "${names[@]}"; do
@@ -55,7 +68,7 @@ for row in "${names[@]}"; do
   targets+=("mistake_${name//./_}")
 done
 keep_going=(-k); [[ ${#generator[@]} -gt 0 ]] && keep_going=(-k 0)
-cmake --build "$bin" -j "$(nproc)" --target "${targets[@]}" -- "${keep_going[@]}" \
+"$cmake" --build "$bin" -j "$(nproc)" --target "${targets[@]}" -- "${keep_going[@]}" \
   >"$work/build.log" 2>&1
 echo "== built ($(( $(date +%s) - t0 )) s)"
 
@@ -72,16 +85,18 @@ for row in "${names[@]}"; do
 done
 
 # phase_one <phase> <name>: runs the mutant's tests of that phase, stops at the first failure;
-# writes <work>/<name>.<phase>.result: "killed <test>" or "passed" or "not_run".
+# writes <work>/<name>.<phase>.result: "killed <test>", "passed", "skipped" or "not_run" (not
+# started: past the phase's deadline, stop_ab for A and B, stop_c for C, in seconds since epoch).
 phase_one() {
-  local phase=$1 name=$2 tests regex
-  if (( $(date +%s) - t0 > deadline_s + build_s )); then
-    echo not_run >"$work/$name.$phase.result"
-    return
-  fi
+  local phase=$1 name=$2 tests regex stop=$stop_ab
+  [[ $phase == C ]] && stop=$stop_c
   tests=$(awk -F'|' -v n="$name" -v p="$phase" '$1 == n && $3 == p {print $2}' "$bin/generated_tests.txt")
   if [[ -z $tests ]]; then
-    echo passed >"$work/$name.$phase.result"
+    echo passed >"$work/$name.$phase.result" # no test in this phase: nothing to wait for
+    return
+  fi
+  if (( $(date +%s) >= stop )); then
+    echo not_run >"$work/$name.$phase.result"
     return
   fi
   regex="^($(echo "$tests" | sed 's/[.]/\\./g' | paste -sd'|'))\$"
@@ -89,7 +104,7 @@ phase_one() {
   local limit=$timeout
   [[ $phase == B ]] && limit=$((3 * timeout))
   [[ $phase == C ]] && limit=$((2 * timeout))
-  ctest --test-dir "$bin" -R "$regex" --stop-on-failure --timeout "$limit" \
+  "$ctest" --test-dir "$bin" -R "$regex" --stop-on-failure --timeout "$limit" \
     >"$work/$name.$phase.log" 2>&1
   local failed
   failed=$(grep -oE '[0-9]+ - [^ ]+ \((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception|Child aborted|Bus error|ILLEGAL)\)' \
@@ -102,24 +117,24 @@ phase_one() {
     echo passed >"$work/$name.$phase.result"
   fi
 }
-export -f phase_one
-export bin work timeout t0 deadline_s
-build_s=$(( $(date +%s) - t0 ))
-export build_s
-
-for phase in A B C; do
-  alive=()
-  for row in "${names[@]}"; do
-    read -r name _ <<<"$row"
-    [[ ${verdict[$name]} == alive ]] && alive+=("$name")
-  done
-  p=$jobs
-  [[ $phase == B ]] && p=$(( (jobs + 1) / 2 ))
-  [[ $phase == C ]] && p=1
-  echo "== phase $phase: ${#alive[@]} mutants, $p at a time ($(( $(date +%s) - t0 )) s)"
-  [[ ${#alive[@]} -eq 0 ]] && continue
-  printf '%s\n' "${alive[@]}" | xargs -P "$p" -I{} bash -c "phase_one $phase {}"
-  for name in "${alive[@]}"; do
+# grade_ab <name>: A, then B if the mutant is still alive (one slot of the parallel phase).
+grade_ab() {
+  phase_one A "$1"
+  case $(cat "$work/$1.A.result") in
+  passed | skipped) phase_one B "$1" ;;
+  esac
+}
+export -f phase_one grade_ab
+graded_at=$(date +%s)
+stop_c=$((graded_at + deadline_s))
+stop_ab=$((stop_c - reserve_s))
+export bin work timeout ctest stop_ab stop_c
+# Reads the results of a phase into the verdicts.
+collect() {
+  local phase=$1 name result
+  shift
+  for name in "$@"; do
+    [[ ${verdict[$name]} == alive ]] || continue
     result=$(cat "$work/$name.$phase.result" 2>/dev/null || echo not_run)
     case $result in
     killed*) verdict[$name]=killed; by[$name]=${result#killed } ;;
@@ -127,6 +142,25 @@ for phase in A B C; do
     skipped) skipped[$name]=1 ;;
     esac
   done
+}
+for phase in AB C; do
+  alive=()
+  for row in "${order[@]}"; do
+    read -r name _ <<<"$row"
+    [[ ${verdict[$name]} == alive ]] && alive+=("$name")
+  done
+  p=$jobs
+  [[ $phase == C ]] && p=1
+  echo "== phase $phase: ${#alive[@]} mutants, $p at a time ($(( $(date +%s) - t0 )) s)"
+  [[ ${#alive[@]} -eq 0 ]] && continue
+  if [[ $phase == AB ]]; then
+    printf '%s\n' "${alive[@]}" | xargs -P "$p" -I{} bash -c "grade_ab {}"
+    collect A "${alive[@]}"
+    collect B "${alive[@]}"
+  else
+    printf '%s\n' "${alive[@]}" | xargs -P 1 -I{} bash -c "phase_one C {}"
+    collect C "${alive[@]}"
+  fi
 done
 for row in "${names[@]}"; do
   read -r name _ <<<"$row"

@@ -3,18 +3,33 @@
  * writes both out in full, so that the first program reads on its own) and every chapter's
  * plain program (<chapter>/plain_*.cu includes it as "../01_vecadd/basics/check.h").
  * A failed call prints the call, the file and line, and the error, then exits 1; a build without
- * code for this GPU exits 77 (skipped) with a message. Call skip_without_gpu() after reading the
+ * code for this GPU, or a driver too old for the toolkit or for the build's PTX, exits 77
+ * (skipped) with a message that says which (common/device.c skips the same three). Call skip_without_gpu() after reading the
  * arguments, so that bad usage exits 2 even where there is no GPU. */
 #ifndef BASICS_CHECK_H
 #define BASICS_CHECK_H
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The errors that say this machine cannot run this build, not that the program is wrong:
+ * what each means (the call skips, exit 77); NULL for any other error. */
+static const char *cannot_run_here(cudaError_t err)
+{
+    switch (err) {
+    case cudaErrorNoKernelImageForDevice: return "this build has no code for this GPU";
+    case cudaErrorUnsupportedPtxVersion:
+        return "the driver is too old for this build's PTX: update the driver";
+    case cudaErrorInsufficientDriver:
+        return "the driver is too old for this CUDA toolkit: update the driver";
+    default: return NULL;
+    }
+}
+
 #define CHECK(call)                                                                       \
     do {                                                                                  \
         cudaError_t err_ = (call);                                                        \
-        if (err_ == cudaErrorNoKernelImageForDevice) {                                    \
-            printf("SKIPPED: this build has no code for this GPU (%s)\n", #call);         \
+        if (cannot_run_here(err_)) {                                                      \
+            printf("SKIPPED: %s (%s)\n", cannot_run_here(err_), #call);                   \
             exit(77);                                                                     \
         }                                                                                 \
         if (err_ != cudaSuccess) {                                                        \
@@ -28,8 +43,10 @@
 static void skip_without_gpu(void)
 {
     int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
+    const cudaError_t err = cudaGetDeviceCount(&devices);
+    if (err != cudaSuccess || devices == 0) {
+        printf("SKIPPED: no CUDA GPU (%s)\n", err != cudaSuccess ? cudaGetErrorString(err)
+                                                                 : "no devices found");
         exit(77);
     }
 }

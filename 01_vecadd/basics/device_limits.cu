@@ -23,7 +23,7 @@ static int launches(dim3 grid, dim3 block, size_t shared_bytes)
 {
     empty_kernel<<<grid, block, shared_bytes>>>();
     const cudaError_t err = cudaGetLastError(); /* also clears a refused launch's error */
-    if (err == cudaErrorNoKernelImageForDevice)
+    if (cannot_run_here(err))
         CHECK(err);
     CHECK(cudaDeviceSynchronize());
     return err == cudaSuccess;

@@ -21,7 +21,7 @@ __global__ void fill_kernel(int *out, int n)
 /* Prints what a call returned; returns 1 if it was neither of the errors expected. */
 static int expect_either(const char *what, cudaError_t got, cudaError_t want, cudaError_t also)
 {
-    if (got == cudaErrorNoKernelImageForDevice)
+    if (cannot_run_here(got))
         CHECK(got);
     printf("%-44s -> %s (%s)  %s\n", what, cudaGetErrorName(got), cudaGetErrorString(got),
            got == want || got == also ? "as expected" : "WRONG");

@@ -6,13 +6,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The errors that say this machine cannot run this build, not that the program is wrong:
+ * what each means (the call skips, exit 77); NULL for any other error. */
+static const char *cannot_run_here(cudaError_t err)
+{
+    switch (err) {
+    case cudaErrorNoKernelImageForDevice: return "this build has no code for this GPU";
+    case cudaErrorUnsupportedPtxVersion:
+        return "the driver is too old for this build's PTX: update the driver";
+    case cudaErrorInsufficientDriver:
+        return "the driver is too old for this CUDA toolkit: update the driver";
+    default: return NULL;
+    }
+}
+
 /* Every CUDA call returns an error code; this checks it and names the call, file and line.
  * (docs/00_basics_2.md, section 7; the other programs include the same lines from check.h.) */
 #define CHECK(call)                                                                       \
     do {                                                                                  \
         cudaError_t err_ = (call);                                                        \
-        if (err_ == cudaErrorNoKernelImageForDevice) {                                    \
-            printf("SKIPPED: this build has no code for this GPU (%s)\n", #call);         \
+        if (cannot_run_here(err_)) {                                                      \
+            printf("SKIPPED: %s (%s)\n", cannot_run_here(err_), #call);                   \
             exit(77);                                                                     \
         }                                                                                 \
         if (err_ != cudaSuccess) {                                                        \
@@ -36,8 +50,10 @@ __global__ void square_kernel(const float *x, float *y, int n)
 int main(void)
 {
     int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU\n");
+    const cudaError_t err = cudaGetDeviceCount(&devices);
+    if (err != cudaSuccess || devices == 0) {
+        printf("SKIPPED: no CUDA GPU (%s)\n", err != cudaSuccess ? cudaGetErrorString(err)
+                                                                 : "no devices found");
         return 77;
     }
     const int n = 1000; /* not a multiple of the block size, on purpose */

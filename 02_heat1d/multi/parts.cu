@@ -51,15 +51,28 @@ __global__ void heat_hold_kernel(const volatile int *hold, unsigned long long ti
     }
 }
 
+/* One thread per point up to part->blocks: the one-GPU kernel's rule (heat_config_step), so a
+ * part of N points gets the launch the one-GPU kernel gets for a rod of N points. */
 static unsigned grid_for(const heat_part *part, size_t points, int threads)
 {
     const size_t needed = (points + (size_t)threads - 1) / (size_t)threads;
     return (unsigned)(needed < part->blocks ? needed : part->blocks);
 }
 
-void heat_launch_edges(const heat_rod *r, int p, int in)
+/* The guide's rule: a kernel is launched with its stream's GPU current (it says the launch
+ * fails otherwise; a CUDA 13 driver on H100s accepted it). Counts the launches that break it. */
+static void note_current(heat_rod *r, int p)
+{
+    int current = -1;
+    CUDA_CHECK(cudaGetDevice(&current));
+    if (current != r->part[p].device)
+        r->misplaced++;
+}
+
+void heat_launch_edges(heat_rod *r, int p, int in)
 {
     const heat_part *part = &r->part[p];
+    note_current(r, p);
     if (r->delay_parity >= 0 && p % 2 == r->delay_parity && r->delay_ns > 0) {
         heat_delay_kernel<<<1, 1, 0, part->compute>>>(r->delay_ns);
         LAUNCH_CHECK();
@@ -69,9 +82,10 @@ void heat_launch_edges(const heat_rod *r, int p, int in)
     LAUNCH_CHECK();
 }
 
-void heat_launch_interior(const heat_rod *r, int p, int in)
+void heat_launch_interior(heat_rod *r, int p, int in)
 {
     const heat_part *part = &r->part[p];
+    note_current(r, p);
     if (part->count > 2) {
         heat_span_kernel<<<grid_for(part, part->count - 2, r->threads), r->threads, 0,
                            part->compute>>>(part->buf[in], part->buf[1 - in], 2,
@@ -84,9 +98,10 @@ void heat_launch_interior(const heat_rod *r, int p, int in)
     }
 }
 
-void heat_launch_whole(const heat_rod *r, int p, int in)
+void heat_launch_whole(heat_rod *r, int p, int in)
 {
     const heat_part *part = &r->part[p];
+    note_current(r, p);
     heat_span_kernel<<<grid_for(part, part->count, r->threads), r->threads, 0, part->compute>>>(
         part->buf[in], part->buf[1 - in], 1, part->count, r->k);
     LAUNCH_CHECK();
@@ -134,6 +149,7 @@ int heat_rod_create(heat_rod *r, size_t n, int parts, int gpus, double k, int th
     if (!heat_config_step(tut_current_device(), heat_cost_of((const void *)heat_span_kernel), n,
                           threads, &launch, why, len))
         return 0;
+    /* launch.blocks (for all n points) caps every part's grid as it caps the one-GPU kernel's */
     *r = (heat_rod){.n = n, .parts = parts, .gpus = gpus, .k = k, .threads = launch.threads,
                     .delay_parity = -1};
     r->part = (heat_part *)calloc((size_t)parts, sizeof(heat_part));
@@ -156,10 +172,7 @@ int heat_rod_create(heat_rod *r, size_t n, int parts, int gpus, double k, int th
             heat_rod_destroy(r);
             return 0;
         }
-        int per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, heat_span_kernel,
-                                                                  r->threads, 0));
-        part->blocks = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)prop.multiProcessorCount;
+        part->blocks = (unsigned)launch.blocks;
         const size_t bytes = tut_bytes(span.count + 2, sizeof(double), "part");
         for (int b = 0; b < 2; ++b)
             part->buf[b] = (double *)tut_device_alloc(bytes, "part of the rod");

@@ -25,7 +25,8 @@ typedef struct {
     cudaStream_t compute, comm; /* the update; the halo sends */
     cudaEvent_t edges_done;     /* recorded on compute after the edge points' update */
     cudaEvent_t sent;           /* recorded on comm after the halo sends */
-    unsigned blocks;            /* a grid this GPU holds resident at once (occupancy) */
+    unsigned blocks;            /* the most blocks of a launch: one thread per point up to
+                                 * 2^20 blocks, as the one-GPU kernel (heat_config_step) */
 } heat_part;
 
 typedef enum {
@@ -56,6 +57,9 @@ typedef struct {
     unsigned long long delay_ns;
     volatile int *hold;
     unsigned long long hold_timeout_ns;
+    /* Launches of a part's kernels made while another GPU than the part's was current (the
+     * launch helpers count them; the grader fails a step that makes any). */
+    int misplaced;
 } heat_rod;
 
 /* Allocates the parts of an n-point rod on GPUs 0 .. gpus - 1 (each part's GPU from
@@ -77,10 +81,10 @@ void heat_rod_sync(const heat_rod *r);
 
 /* Launch on part p's compute stream, reading buf[in], writing buf[1 - in]: the edge points
  * ([1] and [count]), the interior ([2 .. count - 1]), all of them ([1 .. count]). The GPU of
- * part p must be current. */
-void heat_launch_edges(const heat_rod *r, int p, int in);
-void heat_launch_interior(const heat_rod *r, int p, int in);
-void heat_launch_whole(const heat_rod *r, int p, int in);
+ * part p must be current (a launch while another is counts in r->misplaced). */
+void heat_launch_edges(heat_rod *r, int p, int in);
+void heat_launch_interior(heat_rod *r, int p, int in);
+void heat_launch_whole(heat_rod *r, int p, int in);
 
 /* One step of each variant. heat_overlap_step is overlap_step.cu (exercise ex02.5). */
 void heat_overlap_step(heat_rod *r, long long s);

@@ -5,7 +5,10 @@
  * whatever the GPU of each part), except two_gpus, which needs two GPUs and skips on one.
  * late_edges delays the edge update of every other part, so that a send or an update that does
  * not wait for its event reads an old value; overlap holds every interior update until the
- * sends of the step have landed, which only a send on the comm stream can do. */
+ * sends of the step have landed, which only a send on the comm stream can do. Every case also
+ * fails a step that launches a part's kernels while another GPU than the part's is current
+ * (parts.cu counts them): the guide says such a launch fails, but a CUDA 13 driver accepted it
+ * and every value was right; with one GPU it cannot happen. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +50,18 @@ static int create_poisoned(heat_rod *r, size_t n, int parts, int gpus, double k)
     return 1;
 }
 
+/* 1 if every launch of a part's kernels came with the part's GPU current. */
+static int launched_on_own_gpu(const heat_rod *r)
+{
+    if (r->misplaced == 0)
+        return 1;
+    printf("FAIL: %d launch(es) of a part's kernels while another GPU than the part's was "
+           "current: cudaSetDevice(the part's device) before its launches (the guide says "
+           "such a launch fails; a CUDA 13 driver accepts it, so the values cannot show it)\n",
+           r->misplaced);
+    return 0;
+}
+
 /* One graded run: n points in `parts` parts on `gpus` GPUs, delay_ns > 0 delays the edges of
  * every other part (which ones, from the seed). */
 static int grade_rod(tut_grader *g, size_t n, int parts, int gpus, long long steps,
@@ -72,6 +87,7 @@ static int grade_rod(tut_grader *g, size_t n, int parts, int gpus, long long ste
         heat_rod_run(&r, HEAT_MULTI_P2P, steps);
         heat_rod_gather(&r, steps, got);
         ok = tut_check_f64("halo exchange", got, want, n, 0.0, 0.0, NULL);
+        ok = launched_on_own_gpu(&r) && ok;
         heat_rod_destroy(&r);
     }
     free(u);
@@ -124,7 +140,9 @@ static int case_two_gpus(tut_grader *g)
     int visible = 0;
     CUDA_CHECK(cudaGetDeviceCount(&visible));
     if (visible < 2) {
-        printf("skipped: this case needs two GPUs; this machine shows %d\n", visible);
+        printf("skipped: this case needs two GPUs (with one, every part's GPU is current, and "
+               "a launch with the wrong GPU current cannot happen); this machine shows %d\n",
+               visible);
         fflush(stdout);
         exit(TUT_EXIT_SKIP);
     }
@@ -196,6 +214,7 @@ static int case_overlap(tut_grader *g)
         } else if (ok) {
             printf("the sends landed while every interior was still running: overlapped\n");
         }
+        ok = launched_on_own_gpu(&r) && ok;
         heat_rod_destroy(&r);
     }
     CUDA_CHECK(cudaFreeHost(flag));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_nccl.h"
@@ -446,34 +447,58 @@ int collective_run_single(const collective_job *job, int visible)
 }
 
 /* NCCL's unique id through a file: rank 0 writes it whole (a temporary file renamed, so no rank
- * reads half of it), the others wait for it (at most two minutes). */
-static int share_id(ncclUniqueId *id, int rank, const char *path)
+ * reads half of it) after a line naming this launch (tut_multi_id_header); the others wait for
+ * a file of their own launch (at most two minutes): one left by a crashed run or an earlier
+ * step names another and is passed over. A launcher that names no launch (token "") leaves
+ * only the file's age: one older than this rank's wait minus a minute is taken as stale. */
+static int share_id(ncclUniqueId *id, const tut_multi_launch *launch, const char *path)
 {
-    if (rank == 0) {
+    char head[256];
+    const int head_len = tut_multi_id_header(launch->token, head, sizeof head);
+    if (head_len < 0) {
+        fprintf(stderr, "rank %d: the launch's name is too long for the id file\n", launch->rank);
+        return 2;
+    }
+    if (launch->rank == 0) {
         NCCL_CHECK(ncclGetUniqueId(id));
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
         FILE *f = fopen(tmp, "wb");
-        if (!f || fwrite(id, sizeof *id, 1, f) != 1 || fflush(f) != 0 || fsync(fileno(f)) != 0 ||
+        if (!f || fwrite(head, 1, (size_t)head_len, f) != (size_t)head_len ||
+            fwrite(id, sizeof *id, 1, f) != 1 || fflush(f) != 0 || fsync(fileno(f)) != 0 ||
             fclose(f) != 0 || rename(tmp, path) != 0) {
             fprintf(stderr, "rank 0: cannot write NCCL's id to %s\n", path);
             return 2;
         }
         return 0;
     }
+    const time_t oldest = time(NULL) - 60;
+    int told = 0;
     const struct timespec wait = {.tv_sec = 0, .tv_nsec = 10000000};
     for (int tries = 0; tries < 12000; ++tries) {
+        char data[sizeof head + sizeof *id + 1];
+        struct stat st;
         FILE *f = fopen(path, "rb");
         if (f) {
-            const size_t got = fread(id, sizeof *id, 1, f);
+            const int dated = fstat(fileno(f), &st) == 0;
+            const size_t got = fread(data, 1, sizeof data, f);
             fclose(f);
-            if (got == 1)
+            const long at = tut_multi_id_payload(data, got, launch->token, sizeof *id);
+            const int stale = at == -1 || (at >= 0 && !launch->token[0] && dated &&
+                                           st.st_mtime < oldest);
+            if (at >= 0 && !stale) {
+                memcpy(id, data + at, sizeof *id);
                 return 0;
+            }
+            if (stale && !told++)
+                fprintf(stderr, "rank %d: %s is stale (another launch's, or older than this "
+                        "one): waiting for rank 0's\n", launch->rank, path);
         }
         nanosleep(&wait, NULL);
     }
-    fprintf(stderr, "rank %d: no NCCL id in %s after 120 s: is it on a path every rank sees, "
-            "and did rank 0 start?\n", rank, path);
+    fprintf(stderr, "rank %d: no NCCL id of this launch (%s) in %s after 120 s: is it on a path "
+            "every rank sees, and did rank 0 start?\n", launch->rank,
+            launch->token[0] ? launch->token : "unnamed", path);
     return 1;
 }
 
@@ -489,7 +514,7 @@ int collective_run_ranks(const collective_job *job, const tut_multi_launch *laun
     CUDA_CHECK(cudaSetDevice(t.device[0]));
     CUDA_CHECK(cudaStreamCreateWithFlags(&t.stream[0], cudaStreamNonBlocking));
     ncclUniqueId id;
-    const int shared = share_id(&id, launch->rank, id_file);
+    const int shared = share_id(&id, launch, id_file);
     if (shared)
         return shared;
     NCCL_CHECK(ncclCommInitRank(&t.comm[0], launch->size, id, launch->rank));

@@ -1,7 +1,7 @@
 /* CPU tests of the multi-GPU helpers (multi_gpu.h): the split over GPUs for any n and count
  * (n below the count, n = 1, primes), nccl-tests' bus bandwidth, the ring's schedule (simulated:
  * every chunk must end summed once over every rank, on every rank), the PCIe arithmetic and the
- * launcher's variables. No GPU needed. */
+ * launcher's variables and the id file's launch check. No GPU needed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,38 +134,97 @@ static void test_launcher(void)
     tut_multi_launch l;
     const char *none[] = {"HOME=/root", NULL};
     EXPECT(launch_of(none, &l) == 0);
-    const char *slurm[] = {"SLURM_PROCID=5", "SLURM_NTASKS=8", "SLURM_LOCALID=1", NULL};
+    const char *slurm[] = {"SLURM_JOB_ID=77", "SLURM_STEP_ID=2", "SLURM_PROCID=5",
+                           "SLURM_NTASKS=8", "SLURM_LOCALID=1", NULL};
     EXPECT(launch_of(slurm, &l) == 1 && l.rank == 5 && l.size == 8 && l.local_rank == 1 &&
-           strcmp(l.launcher, "slurm") == 0);
+           strcmp(l.launcher, "slurm") == 0 && strcmp(l.token, "77.2") == 0);
+    /* a step of fewer tasks than the job: the step's count */
+    const char *step[] = {"SLURM_JOB_ID=77", "SLURM_STEP_ID=3", "SLURM_PROCID=1",
+                          "SLURM_STEP_NUM_TASKS=2", "SLURM_NTASKS=8", "SLURM_LOCALID=1", NULL};
+    EXPECT(launch_of(step, &l) == 1 && l.rank == 1 && l.size == 2 &&
+           strcmp(l.token, "77.3") == 0);
+    /* sbatch -n 4 running the program itself: no job step, so no ranks: one process */
+    const char *sbatch[] = {"SLURM_JOB_ID=77", "SLURM_PROCID=0", "SLURM_NTASKS=4",
+                            "SLURM_LOCALID=0", NULL};
+    EXPECT(launch_of(sbatch, &l) == 0);
     const char *ompi[] = {"OMPI_COMM_WORLD_RANK=3", "OMPI_COMM_WORLD_SIZE=4",
-                          "OMPI_COMM_WORLD_LOCAL_RANK=3", NULL};
+                          "OMPI_COMM_WORLD_LOCAL_RANK=3", "PMIX_NAMESPACE=prterun-h-123@1", NULL};
     EXPECT(launch_of(ompi, &l) == 1 && l.rank == 3 && l.size == 4 && l.local_rank == 3 &&
-           strcmp(l.launcher, "openmpi") == 0);
+           strcmp(l.launcher, "openmpi") == 0 && strcmp(l.token, "prterun-h-123@1") == 0);
+    const char *ompi4[] = {"OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2",
+                           "OMPI_COMM_WORLD_LOCAL_RANK=0", "OMPI_MCA_ess_base_jobid=4242", NULL};
+    EXPECT(launch_of(ompi4, &l) == 1 && strcmp(l.token, "4242") == 0);
     const char *pmi[] = {"PMI_RANK=0", "PMI_SIZE=2", "MPI_LOCALRANKID=0", NULL};
-    EXPECT(launch_of(pmi, &l) == 1 && l.size == 2 && strcmp(l.launcher, "pmi") == 0);
+    EXPECT(launch_of(pmi, &l) == 1 && l.size == 2 && strcmp(l.launcher, "pmi") == 0 &&
+           l.token[0] == '\0'); /* hydra names no launch */
+    /* mpirun inside an allocation (even inside a step): every rank inherits SLURM_PROCID;
+     * Open MPI's own variables win */
     const char *both[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
-                          "OMPI_COMM_WORLD_LOCAL_RANK=1", "SLURM_PROCID=0", "SLURM_NTASKS=2",
-                          "SLURM_LOCALID=0", NULL}; /* mpirun inside an allocation: Slurm first */
-    EXPECT(launch_of(both, &l) == 1 && strcmp(l.launcher, "slurm") == 0 && l.rank == 0);
-    const char *too_big[] = {"SLURM_PROCID=4", "SLURM_NTASKS=4", "SLURM_LOCALID=0", NULL};
+                          "OMPI_COMM_WORLD_LOCAL_RANK=1", "OMPI_MCA_ess_base_jobid=9",
+                          "SLURM_JOB_ID=77", "SLURM_STEP_ID=0", "SLURM_PROCID=0",
+                          "SLURM_NTASKS=2", "SLURM_LOCALID=0", NULL};
+    EXPECT(launch_of(both, &l) == 1 && strcmp(l.launcher, "openmpi") == 0 && l.rank == 1 &&
+           l.size == 2 && strcmp(l.token, "9") == 0);
+    /* PMI_RANK without MPI_LOCALRANKID (a PMI plugin of srun): the Slurm step says the rest */
+    const char *pmi_in_step[] = {"PMI_RANK=3", "PMI_SIZE=4", "SLURM_JOB_ID=77",
+                                 "SLURM_STEP_ID=1", "SLURM_PROCID=3", "SLURM_NTASKS=4",
+                                 "SLURM_LOCALID=3", NULL};
+    EXPECT(launch_of(pmi_in_step, &l) == 1 && strcmp(l.launcher, "slurm") == 0 && l.rank == 3);
+    const char *too_big[] = {"SLURM_STEP_ID=0", "SLURM_PROCID=4", "SLURM_NTASKS=4",
+                             "SLURM_LOCALID=0", NULL};
     EXPECT(launch_of(too_big, &l) == -1);
-    const char *no_local[] = {"SLURM_PROCID=0", "SLURM_NTASKS=4", NULL};
+    const char *no_local[] = {"SLURM_STEP_ID=0", "SLURM_PROCID=0", "SLURM_NTASKS=4", NULL};
     EXPECT(launch_of(no_local, &l) == -1);
-    const char *not_number[] = {"SLURM_PROCID=one", "SLURM_NTASKS=4", "SLURM_LOCALID=0", NULL};
+    const char *no_size[] = {"SLURM_STEP_ID=0", "SLURM_PROCID=0", "SLURM_LOCALID=0", NULL};
+    EXPECT(launch_of(no_size, &l) == -1);
+    const char *not_number[] = {"SLURM_STEP_ID=0", "SLURM_PROCID=one", "SLURM_NTASKS=4",
+                                "SLURM_LOCALID=0", NULL};
     EXPECT(launch_of(not_number, &l) == -1);
     const char *zero_size[] = {"PMI_RANK=0", "PMI_SIZE=0", "MPI_LOCALRANKID=0", NULL};
     EXPECT(launch_of(zero_size, &l) == -1);
     const char *negative[] = {"PMI_RANK=-1", "PMI_SIZE=2", "MPI_LOCALRANKID=0", NULL};
     EXPECT(launch_of(negative, &l) == -1);
-    const char *local_above[] = {"SLURM_PROCID=1", "SLURM_NTASKS=4", "SLURM_LOCALID=2", NULL};
+    const char *local_above[] = {"SLURM_STEP_ID=0", "SLURM_PROCID=1", "SLURM_NTASKS=4",
+                                 "SLURM_LOCALID=2", NULL};
     EXPECT(launch_of(local_above, &l) == -1);
+}
+
+/* The id file: this launch's line, then exactly the id's bytes. */
+static void test_id_file(void)
+{
+    char file[512];
+    const char id[16] = "0123456789abcdef";
+    const int head = tut_multi_id_header("77.2", file, sizeof file);
+    EXPECT(head == (int)strlen("nccl-id launch=77.2\n") && memcmp(file, "nccl-id launch=77.2\n",
+                                                                   (size_t)head) == 0);
+    memcpy(file + head, id, sizeof id);
+    const size_t len = (size_t)head + sizeof id;
+    EXPECT(tut_multi_id_payload(file, len, "77.2", sizeof id) == head);
+    /* another launch's file (a crashed run, an earlier step): stale */
+    EXPECT(tut_multi_id_payload(file, len, "77.3", sizeof id) == -1);
+    EXPECT(tut_multi_id_payload(file, len, "77.20", sizeof id) == -1);
+    EXPECT(tut_multi_id_payload(file, len, "", sizeof id) == -1);
+    EXPECT(tut_multi_id_payload(file, len, "77", sizeof id) == -1);
+    /* incomplete or not an id file at all */
+    EXPECT(tut_multi_id_payload(file, len - 1, "77.2", sizeof id) == -2);
+    EXPECT(tut_multi_id_payload(file, len + 1, "77.2", sizeof id) == -2);
+    EXPECT(tut_multi_id_payload(file, (size_t)head - 1, "77.2", sizeof id) == -2);
+    EXPECT(tut_multi_id_payload(id, sizeof id, "77.2", sizeof id) == -2); /* the old format */
+    EXPECT(tut_multi_id_payload(NULL, 0, "77.2", sizeof id) == -2);
+    /* a launcher that names none: an empty token, matched only by an empty token */
+    const int bare = tut_multi_id_header("", file, sizeof file);
+    memcpy(file + bare, id, sizeof id);
+    EXPECT(tut_multi_id_payload(file, (size_t)bare + sizeof id, "", sizeof id) == bare);
+    EXPECT(tut_multi_id_payload(file, (size_t)bare + sizeof id, "77.2", sizeof id) == -1);
+    char small[8];
+    EXPECT(tut_multi_id_header("77.2", small, sizeof small) == -1);
 }
 
 int main(int argc, char **argv)
 {
     static const tut_test_group groups[] = {
         {"split", test_split},     {"busbw", test_busbw}, {"ring_schedule", test_ring_schedule},
-        {"pcie", test_pcie},       {"launcher", test_launcher},
+        {"pcie", test_pcie},       {"launcher", test_launcher}, {"id_file", test_id_file},
     };
     return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }

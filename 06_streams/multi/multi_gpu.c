@@ -85,43 +85,89 @@ static long parse_count(const char *text)
     return v;
 }
 
+/* The first of names[] that is set, or NULL. */
+static const char *first_set(tut_multi_getenv_fn get, const char *const *names, size_t count)
+{
+    for (size_t k = 0; k < count; ++k)
+        if (names[k] && get(names[k]))
+            return get(names[k]);
+    return NULL;
+}
+
 int tut_multi_launch_from(tut_multi_getenv_fn get, tut_multi_launch *out, char *why,
                           size_t why_len)
 {
+    /* In this order: mpirun inside a Slurm allocation passes SLURM_PROCID (the allocation's,
+     * or the proxy's) to every rank, so the MPI launchers' own variables come first. Slurm's
+     * count only in a job step (srun sets SLURM_STEP_ID; a batch script alone is one process,
+     * whatever SLURM_NTASKS says). MPICH's PMI counts only with its local rank (MPI_LOCALRANKID);
+     * a PMI_RANK without it is left to the Slurm variables. */
     static const struct {
-        const char *launcher, *rank, *size, *local;
+        const char *launcher, *only_if, *rank, *size[2], *local, *token[3];
     } kinds[] = {
-        {.launcher = "slurm", .rank = "SLURM_PROCID", .size = "SLURM_NTASKS",
-         .local = "SLURM_LOCALID"},
-        {.launcher = "openmpi", .rank = "OMPI_COMM_WORLD_RANK", .size = "OMPI_COMM_WORLD_SIZE",
-         .local = "OMPI_COMM_WORLD_LOCAL_RANK"},
-        {.launcher = "pmi", .rank = "PMI_RANK", .size = "PMI_SIZE", .local = "MPI_LOCALRANKID"},
+        {.launcher = "openmpi", .only_if = "OMPI_COMM_WORLD_RANK", .rank = "OMPI_COMM_WORLD_RANK",
+         .size = {"OMPI_COMM_WORLD_SIZE"}, .local = "OMPI_COMM_WORLD_LOCAL_RANK",
+         .token = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", "OMPI_MCA_orte_ess_jobid"}},
+        {.launcher = "pmi", .only_if = "MPI_LOCALRANKID", .rank = "PMI_RANK",
+         .size = {"PMI_SIZE"}, .local = "MPI_LOCALRANKID", .token = {"PMIX_NAMESPACE"}},
+        {.launcher = "slurm", .only_if = "SLURM_STEP_ID", .rank = "SLURM_PROCID",
+         .size = {"SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"}, .local = "SLURM_LOCALID"},
     };
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
         const char *rank_text = get(kinds[k].rank);
-        if (!rank_text)
+        if (!rank_text || !get(kinds[k].only_if))
             continue;
+        const char *size_text = first_set(get, kinds[k].size, 2);
+        const char *size_name =
+            kinds[k].size[1] && !get(kinds[k].size[0]) && get(kinds[k].size[1]) ? kinds[k].size[1]
+                                                                                : kinds[k].size[0];
         const long rank = parse_count(rank_text);
-        const long size = parse_count(get(kinds[k].size));
+        const long size = parse_count(size_text);
         const long local = parse_count(get(kinds[k].local));
         if (rank < 0 || size < 1 || local < 0) {
             snprintf(why, why_len, "%s=%s but %s=%s and %s=%s: each must be a whole number "
-                     "(size at least 1)", kinds[k].rank, rank_text, kinds[k].size,
-                     get(kinds[k].size) ? get(kinds[k].size) : "(unset)", kinds[k].local,
+                     "(size at least 1)", kinds[k].rank, rank_text, size_name,
+                     size_text ? size_text : "(unset)", kinds[k].local,
                      get(kinds[k].local) ? get(kinds[k].local) : "(unset)");
             return -1;
         }
         if (rank >= size || local > rank || size > TUT_MULTI_MAX_GPUS * 1024) {
             snprintf(why, why_len, "%s=%ld is not below %s=%ld, or the local rank %ld is above "
-                     "it", kinds[k].rank, rank, kinds[k].size, size, local);
+                     "it", kinds[k].rank, rank, size_name, size, local);
             return -1;
         }
         *out = (tut_multi_launch){.rank = (int)rank, .size = (int)size, .local_rank = (int)local,
                                   .launcher = kinds[k].launcher};
+        const char *token = first_set(get, kinds[k].token, 3);
+        if (strcmp(kinds[k].launcher, "slurm") == 0 && get("SLURM_JOB_ID")) /* job.step */
+            snprintf(out->token, sizeof out->token, "%s.%s", get("SLURM_JOB_ID"),
+                     get("SLURM_STEP_ID"));
+        else if (token)
+            snprintf(out->token, sizeof out->token, "%s", token);
         return 1;
     }
-    snprintf(why, why_len, "no launcher variables (SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK)");
+    snprintf(why, why_len, "no launcher variables (OMPI_COMM_WORLD_RANK; PMI_RANK with "
+             "MPI_LOCALRANKID; SLURM_PROCID in a job step, SLURM_STEP_ID)");
     return 0;
+}
+
+int tut_multi_id_header(const char *token, char *out, size_t len)
+{
+    const int n = snprintf(out, len, "nccl-id launch=%s\n", token ? token : "");
+    return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+long tut_multi_id_payload(const char *data, size_t len, const char *token, size_t id_size)
+{
+    char want[256];
+    const int head = tut_multi_id_header(token, want, sizeof want);
+    const char *newline = data ? memchr(data, '\n', len) : NULL;
+    if (head < 0 || !newline || strncmp(data, "nccl-id launch=", 15) != 0)
+        return -2;
+    const size_t got_head = (size_t)(newline - data) + 1;
+    if (got_head != (size_t)head || memcmp(data, want, got_head) != 0)
+        return -1;
+    return len == got_head + id_size ? (long)got_head : -2;
 }
 
 static const char *plain_getenv(const char *name) { return getenv(name); }
@@ -166,11 +212,16 @@ int tut_multi_enable_peers(int count, int *can)
                 CUDA_CHECK(cudaDeviceCanAccessPeer(&ok, i, j));
                 if (ok) {
                     const cudaError_t err = cudaDeviceEnablePeerAccess(j, 0);
-                    if (err == cudaErrorPeerAccessAlreadyEnabled)
+                    if (err == cudaErrorTooManyPeers) { /* past the GPU's peer limit (PCIe
+                                                            boxes with more than 8): staged */
                         (void)cudaGetLastError();
-                    else
+                        ok = 0;
+                    } else if (err == cudaErrorPeerAccessAlreadyEnabled) {
+                        (void)cudaGetLastError();
+                    } else {
                         CUDA_CHECK(err);
-                    enabled++;
+                    }
+                    enabled += ok;
                 }
             }
             if (can)

@@ -43,19 +43,33 @@ double tut_multi_pcie_gbps(int generation, int lanes);
 /* ---- The launcher: which process am I? --------------------------------------------------- */
 typedef struct {
     int rank, size, local_rank;
-    const char *launcher; /* "slurm", "openmpi", "pmi" (MPICH, Intel MPI) */
+    const char *launcher; /* "openmpi", "pmi" (MPICH, Intel MPI), "slurm" */
+    /* What names this launch and no other: SLURM_JOB_ID.SLURM_STEP_ID under srun, the job's
+     * PMIx namespace or Open MPI's job id under mpirun; "" when the launcher gives none. */
+    char token[128];
 } tut_multi_launch;
 
 typedef const char *(*tut_multi_getenv_fn)(const char *name);
 
-/* Reads the launcher's variables (SLURM_PROCID/SLURM_NTASKS/SLURM_LOCALID,
- * OMPI_COMM_WORLD_RANK/_SIZE/_LOCAL_RANK, PMI_RANK/PMI_SIZE with MPI_LOCALRANKID) through
- * `get` (getenv in the programs, a table in the tests). Returns 1 and fills *out when a launcher
- * started this process, 0 when none did, -1 when its variables are incomplete or inconsistent
- * (rank outside [0, size), a missing local rank, non-numbers): why[] says which. */
+/* Reads the launcher's variables through `get` (getenv in the programs, a table in the tests),
+ * the first that applies of: OMPI_COMM_WORLD_RANK/_SIZE/_LOCAL_RANK (mpirun, even inside a Slurm
+ * allocation); PMI_RANK/PMI_SIZE when MPI_LOCALRANKID is set (MPICH, Intel MPI); SLURM_PROCID/
+ * SLURM_LOCALID only in a job step (SLURM_STEP_ID set, as srun does; a batch script alone is
+ * one process), the size from SLURM_STEP_NUM_TASKS, else SLURM_NTASKS. Returns 1 and fills *out
+ * when a launcher started this process, 0 when none did, -1 when its variables are incomplete
+ * or inconsistent (rank outside [0, size), a missing local rank, non-numbers): why[] says which. */
 int tut_multi_launch_from(tut_multi_getenv_fn get, tut_multi_launch *out, char *why,
                           size_t why_len);
 int tut_multi_launch_from_env(tut_multi_launch *out, char *why, size_t why_len);
+
+/* The file that carries NCCL's unique id from rank 0 to the others: the line
+ * "nccl-id launch=<token>\n" (the launch's token), then the id's bytes. tut_multi_id_header
+ * writes that line into out[] and returns its length (-1 if it does not fit). tut_multi_id_payload
+ * returns the offset of the id in a file's data when it holds this token's line and then exactly
+ * id_size bytes; -1 when it is another launch's (a stale file: wait for rank 0's), -2 when it is
+ * not such a file or incomplete. */
+int tut_multi_id_header(const char *token, char *out, size_t len);
+long tut_multi_id_payload(const char *data, size_t len, const char *token, size_t id_size);
 
 /* ---- The GPUs (these call the CUDA runtime) ---------------------------------------------- */
 /* The number of GPUs this process sees (CUDA_VISIBLE_DEVICES applies); 0 with the reason in
@@ -68,7 +82,9 @@ void tut_multi_peer_matrix(int count, int *can);
 
 /* Enables peer access between every pair of devices 0..count-1 that can have it (both
  * directions; enabling one that is already on is fine). Returns the number of ordered pairs
- * (i, j), i != j, whose access is on; can[] as tut_multi_peer_matrix if not NULL. */
+ * (i, j), i != j, whose access is on; can[] as tut_multi_peer_matrix if not NULL, but 0 for a
+ * pair the GPU refused for having too many peers already (cudaErrorTooManyPeers: copies between
+ * them are staged through the host). */
 int tut_multi_enable_peers(int count, int *can);
 /* The opposite: turns off every pair that is on (for measuring copies without peer access). */
 void tut_multi_disable_peers(int count);

@@ -9,9 +9,10 @@
  *                                   (allreduce_busbw.csv in --outdir)
  *   srun -n 4 nccl_allreduce --id-file /shared/id
  *                                   one process per GPU (ncclCommInitRank): rank and size from
- *                                   the launcher's variables (SLURM_*, OMPI_COMM_WORLD_*,
- *                                   PMI_*), NCCL's unique id passed through the file (NCCL only:
- *                                   the ring needs every GPU in one process)
+ *                                   the launcher's variables (OMPI_COMM_WORLD_*, PMI_*, SLURM_*
+ *                                   of a job step), NCCL's unique id passed through the file,
+ *                                   which names the launch (NCCL only: the ring needs every GPU
+ *                                   in one process)
  * CUDA_VISIBLE_DEVICES picks the GPUs. NVLink multicast (NVLS) is turned off. Exit 0 right,
  * 1 wrong, 2 bad usage, 77 no GPU. */
 #include <math.h>
@@ -69,8 +70,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (id_file && !launched) {
-        fprintf(stderr, "--id-file needs a launcher (srun, mpirun): none set SLURM_PROCID, "
-                "OMPI_COMM_WORLD_RANK or PMI_RANK (%s)\n", why);
+        fprintf(stderr, "--id-file needs a launcher (srun, mpirun): %s\n", why);
         return 2;
     }
     /* Never NVLink multicast (NVLS): on shared machines it can take the GPUs out of service. */

@@ -30,6 +30,7 @@ typedef struct {
     char bus_id[32];
     char link_to[MAX_G][16]; /* the topo -m cell toward each GPU: "NV18", "SYS", "PIX", ... */
     double nvlink_gbps;      /* the sum of its NVLinks' stated speeds, one direction; 0: none */
+    int nvlinks;             /* how many NVLinks that sum counts */
     double pcie_gbps;        /* its PCIe link at its top generation and width, one direction */
 } gpu_links;
 
@@ -95,11 +96,14 @@ static void read_links(int gpus, gpu_links *links, tut_csv *csv)
                  links[g].bus_id);
         capture(command, text, sizeof text);
         links[g].nvlink_gbps = 0.0;
+        links[g].nvlinks = 0;
         for (char *at = strstr(text, "Link "); at; at = strstr(at + 1, "Link ")) {
             double speed = 0.0;
             char *colon = strchr(at, ':');
-            if (colon && sscanf(colon + 1, " %lf GB/s", &speed) == 1)
+            if (colon && sscanf(colon + 1, " %lf GB/s", &speed) == 1 && speed > 0) {
                 links[g].nvlink_gbps += speed;
+                links[g].nvlinks++;
+            }
         }
         snprintf(command, sizeof command, "nvidia-smi --query-gpu=pcie.link.gen.max,"
                  "pcie.link.width.max --format=csv,noheader,nounits -i %.31s 2>/dev/null",
@@ -108,12 +112,13 @@ static void read_links(int gpus, gpu_links *links, tut_csv *csv)
         int gen = 0, width = 0;
         links[g].pcie_gbps = sscanf(text, "%d, %d", &gen, &width) == 2
                                  ? tut_multi_pcie_gbps(gen, width) : 0.0;
-        printf("GPU %d (%s): NVLink %.1f GB/s per direction stated, PCIe gen %d x%d = %.1f GB/s "
-               "per direction stated%s\n", g, links[g].bus_id, links[g].nvlink_gbps, gen, width,
-               links[g].pcie_gbps, text[0] ? "" : " (nvidia-smi not available: unknown)");
-        tut_csv_comment(csv, "GPU %d %s: NVLink %.2f GB/s stated per direction, PCIe gen %d x%d "
-                        "%.2f GB/s", g, links[g].bus_id, links[g].nvlink_gbps, gen, width,
-                        links[g].pcie_gbps);
+        printf("GPU %d (%s): NVLink %.1f GB/s per direction stated (%d links), PCIe gen %d x%d "
+               "= %.1f GB/s per direction stated%s\n", g, links[g].bus_id, links[g].nvlink_gbps,
+               links[g].nvlinks, gen, width, links[g].pcie_gbps,
+               text[0] ? "" : " (nvidia-smi not available: unknown)");
+        tut_csv_comment(csv, "GPU %d %s: NVLink %.2f GB/s stated per direction (%d links), PCIe "
+                        "gen %d x%d %.2f GB/s", g, links[g].bus_id, links[g].nvlink_gbps,
+                        links[g].nvlinks, gen, width, links[g].pcie_gbps);
     }
     for (int a = 0; a < gpus; ++a)
         for (int b = 0; b < gpus; ++b) {
@@ -130,14 +135,27 @@ static void read_links(int gpus, gpu_links *links, tut_csv *csv)
         }
 }
 
+/* The stated speed of `bonded` of a GPU's NVLinks (topo -m's NV<n> for a pair): its links'
+ * mean speed times n, at most all of them. On an NVSwitch machine every pair reads NV<all>:
+ * the GPU's total. */
+static double nvlink_pair_gbps(const gpu_links *l, int bonded)
+{
+    if (l->nvlinks < 1)
+        return 0.0;
+    return l->nvlink_gbps / l->nvlinks * (bonded < l->nvlinks ? bonded : l->nvlinks);
+}
+
 /* The stated one-direction limit of the path a -> b, and its name. */
 static double stated_gbps(const gpu_links *links, int a, int b, const char **name)
 {
     const char *cell = links[a].link_to[b];
-    if (strncmp(cell, "NV", 2) == 0 && links[a].nvlink_gbps > 0 && links[b].nvlink_gbps > 0) {
+    int bonded = 0;
+    if (sscanf(cell, "NV%d", &bonded) == 1 && bonded > 0 && links[a].nvlink_gbps > 0 &&
+        links[b].nvlink_gbps > 0) {
         *name = "nvlink";
-        return links[a].nvlink_gbps < links[b].nvlink_gbps ? links[a].nvlink_gbps
-                                                           : links[b].nvlink_gbps;
+        const double from = nvlink_pair_gbps(&links[a], bonded);
+        const double to = nvlink_pair_gbps(&links[b], bonded);
+        return from < to ? from : to;
     }
     *name = links[a].pcie_gbps > 0 ? "pcie" : "unknown";
     return links[a].pcie_gbps < links[b].pcie_gbps ? links[a].pcie_gbps : links[b].pcie_gbps;
@@ -346,7 +364,8 @@ int main(int argc, char **argv)
                                 "mode,src,dst,bytes,ms,ms_min,ms_max,GBps,us_per_copy,link,"
                                 "stated_GBps,fraction_of_stated,checked");
     tut_csv_comment(csv, "%d GPUs; src or dst -1: the host; stated: per direction (both_ways: "
-                    "twice), from nvidia-smi", gpus);
+                    "twice), from nvidia-smi; NVLink: the pair's NV<n> of topo -m times the "
+                    "mean speed of a link", gpus);
     gpu_links links[MAX_G];
     memset(links, 0, sizeof links);
     read_links(gpus, links, csv);

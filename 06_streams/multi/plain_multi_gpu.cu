@@ -1,9 +1,6 @@
-/* plain_multi_gpu [n]: a dot product split across every GPU of the machine (docs/06_streams_2.md,
- * "The program"). x . y over n floats (default 50,000,000): GPU g gets its own slice, its own
- * stream and its own arrays, made current with cudaSetDevice before each call that touches
- * them; each GPU writes one partial sum per block, the host adds them in float64 and compares
- * with the CPU's float64 sum. Right on one GPU too (it says so). Exit 0 right, 1 wrong,
- * 2 bad usage, 77 no GPU. */
+/* plain_multi_gpu [n]: x . y over n floats (default 50,000,000) split across every GPU, checked
+ * against the CPU's float64 sum (docs/06_streams_2.md). Exit 0 right, 1 wrong, 2 bad usage or an
+ * n that does not fit the GPUs' free memory or the host's pinned memory, 77 no GPU. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +9,7 @@
 
 #define MAX_GPUS 64
 #define THREADS 256
+#define SEED 2024u /* the inputs' seed (printed) */
 
 /* Each block adds x[i] * y[i] over a grid-stride loop, then its threads' sums in shared memory. */
 __global__ void partial_dot_kernel(const float *x, const float *y, size_t n, double *partial)
@@ -41,23 +39,34 @@ int main(int argc, char **argv)
         return 2;
     }
     skip_without_gpu();
-    int gpus = 0;
+    int gpus = 0, blocks[MAX_GPUS];
     CHECK(cudaGetDeviceCount(&gpus));
     gpus = gpus > MAX_GPUS ? MAX_GPUS : gpus;
-    float *x, *y; /* pinned, so that every GPU's copy is asynchronous */
-    CHECK(cudaMallocHost((void **)&x, n * sizeof(float)));
-    CHECK(cudaMallocHost((void **)&y, n * sizeof(float)));
-    srand(2024);
-    for (long long i = 0; i < n; i++) {
+    size_t free_bytes = 0, total_bytes = 0, fits = (size_t)-1; /* the largest n every GPU holds */
+    for (int g = 0; g < gpus; g++) { /* 2 floats per element of its n / gpus + 1, 10% spare */
+        CHECK(cudaSetDevice(g)); CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const size_t here = (free_bytes / 10 * 9 / (2 * sizeof(float)) - 2) * gpus;
+        fits = here < fits ? here : fits;
+    }
+    float *x = NULL, *y = NULL, *d_x[MAX_GPUS], *d_y[MAX_GPUS]; /* x, y pinned: async copies */
+    if ((size_t)n > fits || cudaMallocHost((void **)&x, n * sizeof(float)) != cudaSuccess ||
+        cudaMallocHost((void **)&y, n * sizeof(float)) != cudaSuccess) {
+        fprintf(stderr, "n = %lld does not fit: the GPUs' free memory holds n <= %zu, and the "
+                "host must pin 2 n floats (%.1f GiB)\n", n, fits, n * 8.0 / (1 << 30));
+        return 2;
+    }
+    double gpu_sum = 0.0, cpu_sum = 0.0, cpu_abs = 0.0, *d_partial[MAX_GPUS], *partial[MAX_GPUS];
+    srand(SEED);
+    for (long long i = 0; i < n; i++) { /* the inputs, and the CPU's float64 sums of them */
         x[i] = (float)rand() / RAND_MAX - 0.5f;
         y[i] = (float)rand() / RAND_MAX - 0.5f;
+        cpu_sum += (double)x[i] * y[i];
+        cpu_abs += fabs((double)x[i] * y[i]);
     }
     cudaStream_t stream[MAX_GPUS];
-    float *d_x[MAX_GPUS], *d_y[MAX_GPUS];
-    double *d_partial[MAX_GPUS], *partial[MAX_GPUS];
-    int blocks[MAX_GPUS];
     for (int g = 0; g < gpus; g++) { /* GPU g: elements [first, first + count) */
         const long long first = n * g / gpus, count = n * (g + 1) / gpus - first;
+        const size_t bytes = count * sizeof(float);
         cudaDeviceProp prop;
         CHECK(cudaSetDevice(g)); /* from here on, every call below works on GPU g */
         CHECK(cudaGetDeviceProperties(&prop, g));
@@ -67,31 +76,23 @@ int main(int argc, char **argv)
         CHECK(cudaMalloc((void **)&d_y[g], (count + 1) * sizeof(float)));
         CHECK(cudaMalloc((void **)&d_partial[g], blocks[g] * sizeof(double)));
         CHECK(cudaMallocHost((void **)&partial[g], blocks[g] * sizeof(double)));
-        CHECK(cudaMemcpyAsync(d_x[g], x + first, count * sizeof(float), cudaMemcpyHostToDevice,
-                              stream[g]));
-        CHECK(cudaMemcpyAsync(d_y[g], y + first, count * sizeof(float), cudaMemcpyHostToDevice,
-                              stream[g]));
+        CHECK(cudaMemcpyAsync(d_x[g], x + first, bytes, cudaMemcpyHostToDevice, stream[g]));
+        CHECK(cudaMemcpyAsync(d_y[g], y + first, bytes, cudaMemcpyHostToDevice, stream[g]));
         partial_dot_kernel<<<blocks[g], THREADS, 0, stream[g]>>>(d_x[g], d_y[g], count,
                                                                   d_partial[g]);
         CHECK(cudaGetLastError());
         CHECK(cudaMemcpyAsync(partial[g], d_partial[g], blocks[g] * sizeof(double),
                               cudaMemcpyDeviceToHost, stream[g]));
     } /* the loop queued work on every GPU without waiting: they all run at once */
-    double gpu_sum = 0.0, cpu_sum = 0.0, cpu_abs = 0.0;
     for (int g = 0; g < gpus; g++) {
-        CHECK(cudaSetDevice(g));
-        CHECK(cudaStreamSynchronize(stream[g])); /* GPU g's partial sums are on the host now */
+        CHECK(cudaSetDevice(g)); CHECK(cudaStreamSynchronize(stream[g])); /* partials arrived */
         for (int b = 0; b < blocks[g]; b++)
             gpu_sum += partial[g][b];
         CHECK(cudaFree(d_x[g])); CHECK(cudaFree(d_y[g])); CHECK(cudaFree(d_partial[g]));
         CHECK(cudaFreeHost(partial[g])); CHECK(cudaStreamDestroy(stream[g]));
     }
-    for (long long i = 0; i < n; i++) {
-        cpu_sum += (double)x[i] * y[i];
-        cpu_abs += fabs((double)x[i] * y[i]);
-    }
     const int right = fabs(gpu_sum - cpu_sum) <= 1e-10 * cpu_abs + 1e-300; /* NaN fails */
-    printf("n = %lld floats on %d GPU%s: dot = %.12g, CPU %.12g: %s\n", n, gpus,
+    printf("n = %lld floats (seed %u) on %d GPU%s: dot = %.12g, CPU %.12g: %s\n", n, SEED, gpus,
            gpus == 1 ? "" : "s", gpu_sum, cpu_sum, right ? "PASS" : "FAIL");
     CHECK(cudaFreeHost(x)); CHECK(cudaFreeHost(y));
     return right ? 0 : 1;

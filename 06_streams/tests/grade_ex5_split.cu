@@ -6,9 +6,16 @@
  *   few       more parts than elements (n < parts: some parts get none), and n = 1;
  *   late      every part but the first starts late (a kernel spins on its stream first): a
  *             combine that does not wait for each part reads poisoned partials (the lesson);
+ *   boundaries  the split's edges by design (tut_boundary_sizes over the part count): n = 1,
+ *             n below the parts (some left empty), n = parts and parts +/- 1, 2 parts +/- 1,
+ *             every residue, primes, for 2, 5 and SPLIT_MAX_PARTS parts on GPU 0;
  *   two_gpus  the parts spread over every GPU (up to 4), peer access off before the call: the
- *             wrong GPU current for a stream or peer access never turned on fails here. Needs
- *             two GPUs whose memory each can reach; skips (77) with the reason otherwise. */
+ *             wrong GPU current for a part's launch or peer access never turned on fails here.
+ *             The sum may come out right even so (a driver may run a launch on the stream's
+ *             GPU, or reach the other GPU's memory): the given launchers (split_kernels.cu)
+ *             compare each launch's buffers' device (cudaPointerGetAttributes) with the current
+ *             GPU, and test peer access before the combine. On one GPU neither can be seen:
+ *             needs two GPUs whose memory each can reach; skips (77) with the reason otherwise. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,8 +102,15 @@ static int grade(tut_grader *g, size_t n, int parts, const int *device, int late
             LAUNCH_CHECK();
         }
     }
-    CUDA_CHECK(cudaSetDevice(device[parts - 1])); /* not part 0's: split_dot must choose */
+    int rig_gpus = 1; /* the GPUs the rig uses: 0 .. the highest named */
+    for (int k = 0; k < parts; ++k)
+        rig_gpus = device[k] + 1 > rig_gpus ? device[k] + 1 : rig_gpus;
+    /* Not part 0's GPU (where the combine runs) when there is another: split_dot must choose. */
+    CUDA_CHECK(cudaSetDevice((device[0] + 1) % rig_gpus));
+    (void)split_launch_faults(NULL, 0);
     const double got = split_dot(&rig, x, y, n);
+    char fault[256];
+    const int faults = split_launch_faults(fault, sizeof fault);
     double want = 0.0, scale = 0.0;
     for (size_t i = 0; i < n; ++i) {
         want += (double)x[i] * y[i];
@@ -105,12 +119,15 @@ static int grade(tut_grader *g, size_t n, int parts, const int *device, int late
     rig_destroy(&rig);
     CUDA_CHECK(cudaFreeHost(x));
     CUDA_CHECK(cudaFreeHost(y));
-    const int ok = fabs(got - want) <= 1e-11 * scale + 1e-300 || (n == 0 && got == 0.0);
+    const int sum_ok = fabs(got - want) <= 1e-11 * scale + 1e-300 || (n == 0 && got == 0.0);
+    if (faults) /* first: the line a grade's why: quotes */
+        printf("  %s (%d launch%s like it)\n", fault, faults, faults == 1 ? "" : "es");
     printf("  n = %zu over %d part%s (GPUs", n, parts, parts == 1 ? "" : "s");
     for (int k = 0; k < parts; ++k)
         printf(" %d", device[k]);
     printf(")%s: %.15g, expected %.15g: %s\n", late ? ", parts 1.. late" : "", got, want,
-           ok ? "right" : "WRONG");
+           sum_ok ? "right" : "WRONG");
+    const int ok = sum_ok && faults == 0;
     if (!ok && isnan(got))
         printf("  NaN: a partial sum was read before its part wrote it (the combine did not wait "
                "for every part), or a part was never run\n");
@@ -143,6 +160,42 @@ static int case_late(tut_grader *g)
     return grade(g, tut_grader_odd(g, 100001, 2000001), parts, on_gpu0, 1);
 }
 
+/* The split's boundaries by design: for 2, 5 and SPLIT_MAX_PARTS parts, the sizes around the
+ * part count and its multiples (1, 2, 3, parts - 1, parts, parts + 1, 2 parts +/- 1, ... and every
+ * residue for a count of at most 8), n below the parts (the last parts left empty), and primes. */
+static int case_boundaries(tut_grader *g)
+{
+    static const int part_counts[] = {2, 5, SPLIT_MAX_PARTS};
+    static const size_t primes[] = {7, 13, 17, 31, 1009, 65537};
+    int ok = 1;
+    for (size_t c = 0; c < TUT_COUNT(part_counts); ++c) {
+        const int parts = part_counts[c];
+        const tut_width widths[] = {{"parts", (size_t)parts}};
+        tut_boundary sizes[48];
+        size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), 3 * (size_t)parts + 1,
+                                          sizes, TUT_COUNT(sizes));
+        for (size_t p = 0; p < TUT_COUNT(primes) && count < TUT_COUNT(sizes); ++p) {
+            int seen = 0;
+            for (size_t b = 0; b < count; ++b)
+                seen |= sizes[b].n == primes[p];
+            if (seen)
+                continue;
+            sizes[count].n = primes[p];
+            snprintf(sizes[count].name, sizeof sizes[count].name, "prime %zu", primes[p]);
+            count++;
+        }
+        for (size_t b = 0; b < count; ++b) {
+            char name[96];
+            snprintf(name, sizeof name, "%s over %d parts%s", sizes[b].name, parts,
+                     sizes[b].n < (size_t)parts ? " (some left empty)" : "");
+            tut_grader_boundary_begin(name, sizes[b].n);
+            const int right = grade(g, sizes[b].n, parts, on_gpu0, 0);
+            ok &= tut_grader_boundary_verdict(name, sizes[b].n, right);
+        }
+    }
+    return ok;
+}
+
 static int case_two_gpus(tut_grader *g)
 {
     int visible = 0;
@@ -161,7 +214,8 @@ static int case_two_gpus(tut_grader *g)
             }
         }
     if (gpus < 2) {
-        printf("skipped: this case needs two GPUs; this machine shows %d\n", visible);
+        printf("skipped: this case needs two GPUs; this machine shows %d (on one, a part's "
+               "work on the wrong GPU or peer access never enabled cannot be seen)\n", visible);
         fflush(stdout);
         exit(TUT_EXIT_SKIP);
     }
@@ -186,8 +240,8 @@ static int case_two_gpus(tut_grader *g)
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
-        {"one", case_one},   {"primes", case_primes},     {"few", case_few},
-        {"late", case_late}, {"two_gpus", case_two_gpus},
+        {"one", case_one},   {"primes", case_primes},         {"few", case_few},
+        {"late", case_late}, {"boundaries", case_boundaries}, {"two_gpus", case_two_gpus},
     };
     const tut_exercise ex = {.id = "ex06.5", .title = "split and combine across devices",
                              .cases = cases, .case_count = TUT_COUNT(cases)};

@@ -10,6 +10,8 @@ typedef enum {
     OP_MEMORY,  /* a plain load or store of global (or generic) memory: the ledger's */
     OP_FENCE,   /* MEMBAR of GPU or system scope */
     OP_NARROW,  /* MEMBAR of block scope (__threadfence_block): no fence for a lock */
+    OP_GUARDED, /* a fence or CCTL.IVALL under a predicate (@P0, @!P1): only some threads run
+                 * it (if (threadIdx.x == 0) __threadfence();), so it is no fence either */
     OP_INVALIDATE, /* CCTL.IVALL: what an acquire compiles to after its atomic */
     OP_TAKE,    /* an atomic whose result is read: the lock's CAS or exchange */
     OP_GIVE     /* an atomic whose result is dropped, a reduction, a strong store: the unlock */
@@ -89,6 +91,7 @@ static op_kind classify(const char *opcode, const char *operands)
     return OP_OTHER;
 }
 
+/* narrow: bit 1, a block-scope fence stood between the two; bit 2, a guarded fence did. */
 static void say_wrong(scan_state *s, const char *fmt, const char *a, const char *b, int narrow)
 {
     if (s->wrong)
@@ -96,13 +99,26 @@ static void say_wrong(scan_state *s, const char *fmt, const char *a, const char 
     s->wrong = 1;
     char detail[400];
     snprintf(detail, sizeof detail, fmt, a, b);
-    snprintf(s->why, s->why_len, "%s, %s: %s%s", s->arch[0] ? s->arch : "SASS", s->function,
-             detail, narrow ? " (a block-scope fence, __threadfence_block, stood between them: it "
-                              "orders nothing for the other blocks, which take the same lock)"
-                            : "");
+    snprintf(s->why, s->why_len, "%s, %s: %s%s%s", s->arch[0] ? s->arch : "SASS", s->function,
+             detail, (narrow & 1) ? " (a block-scope fence, __threadfence_block, stood between "
+                                    "them: it orders nothing for the other blocks, which take "
+                                    "the same lock)"
+                                  : "",
+             (narrow & 2) ? " (a fence under a predicate, @P MEMBAR, stood between them: only "
+                            "the threads whose predicate holds run it)"
+                          : "");
 }
 
-static int neutral(op_kind kind) { return kind == OP_OTHER || kind == OP_NARROW; }
+static int neutral(op_kind kind)
+{
+    return kind == OP_OTHER || kind == OP_NARROW || kind == OP_GUARDED;
+}
+
+/* Bit 1 for a block-scope fence, bit 2 for a guarded one (say_wrong's `narrow`). */
+static int passed_over(op_kind kind)
+{
+    return (kind == OP_NARROW ? 1 : 0) | (kind == OP_GUARDED ? 2 : 0);
+}
 
 /* The rules of fence_order.h over one function's instructions. */
 static void check_function(scan_state *s)
@@ -114,7 +130,7 @@ static void check_function(scan_state *s)
             /* (another take after it is the spin loop's retry, laid out twice: look past it) */
             int j = i + 1, narrow = 0;
             for (; j < s->count && (neutral(s->ops[j].kind) || s->ops[j].kind == OP_TAKE); ++j)
-                narrow |= s->ops[j].kind == OP_NARROW;
+                narrow |= passed_over(s->ops[j].kind);
             if (j == s->count)
                 say_wrong(s, "no fence follows the atomic that takes the lock (%s)%s", op->text,
                           "", narrow);
@@ -127,7 +143,7 @@ static void check_function(scan_state *s)
             ++s->gives;
             int k = i - 1, narrow = 0;
             for (; k >= 0 && (neutral(s->ops[k].kind) || s->ops[k].kind == OP_INVALIDATE); --k)
-                narrow |= s->ops[k].kind == OP_NARROW;
+                narrow |= passed_over(s->ops[k].kind);
             if (k < 0)
                 say_wrong(s, "no fence comes before the atomic that gives the lock back (%s)%s",
                           op->text, "", narrow);
@@ -152,8 +168,14 @@ static void add_op(scan_state *s, const char *line)
     const char *p = close + 2;
     while (*p == ' ' || *p == '\t')
         ++p;
-    if (*p == '@') { /* a predicate guard: @P0, @!P1 */
-        p += strcspn(p, " \t");
+    char guard[8] = "";
+    if (*p == '@') { /* a predicate guard: @P0, @!P1 (@PT: always true, no guard) */
+        const size_t guard_len = strcspn(p, " \t");
+        snprintf(guard, sizeof guard, "%.*s", (int)(guard_len < sizeof guard ? guard_len
+                                                                             : sizeof guard - 1), p);
+        if (strcmp(guard, "@PT") == 0)
+            guard[0] = '\0';
+        p += guard_len;
         while (*p == ' ' || *p == '\t')
             ++p;
     }
@@ -179,6 +201,8 @@ static void add_op(scan_state *s, const char *line)
     }
     sass_op *op = &s->ops[s->count++];
     op->kind = classify(opcode, operand_text);
+    if (guard[0] && (op->kind == OP_FENCE || op->kind == OP_INVALIDATE))
+        op->kind = OP_GUARDED;
     /* The address and the instruction, for the messages. */
     char address[16] = "";
     snprintf(address, sizeof address, "%.*s", (int)(close + 2 - open < 15 ? close + 2 - open : 15),
@@ -186,7 +210,8 @@ static void add_op(scan_state *s, const char *line)
     char *end = operand_text + strlen(operand_text);
     while (end > operand_text && end[-1] == ' ')
         *--end = '\0';
-    snprintf(op->text, sizeof op->text, "%s %s%s", address, opcode, operand_text);
+    snprintf(op->text, sizeof op->text, "%s %s%s%s%s", address, guard, guard[0] ? " " : "",
+             opcode, operand_text);
 }
 
 fence_order_verdict fence_order_check(const char *sass, const char *const *names, int count,

@@ -12,8 +12,12 @@
  *     memory instruction must be such a MEMBAR, not a store of the ledger.
  *
  * A block-scope fence (__threadfence_block: MEMBAR.SC.CTA) is no fence here: other blocks take
- * the lock. The check reads instruction order in the listing, which is the order the code
- * takes through the lock (the compiler keeps loads and stores on their side of a fence). */
+ * the lock; nor is a fence under a predicate (@P0 MEMBAR.SC.GPU: only some threads run it; @PT,
+ * always true, is no guard). The check reads instruction order in the listing, which is the
+ * order the code takes through the lock (the compiler keeps loads and stores on their side of a
+ * fence). It does not follow branches: a compiler that laid the CAS's retry out after the
+ * function's EXIT, its fence behind it, would have a right lock reported wrong (no saved
+ * listing, sm_75 or sm_90 from nvcc 13.0, lays the lock out so). */
 #ifndef ATOMICS_FENCE_ORDER_H
 #define ATOMICS_FENCE_ORDER_H
 

@@ -77,6 +77,9 @@ static void test_wrong_side(void)
     expect_listing("wrong_rel_75.sass", FENCE_ORDER_WRONG, "the release fence goes before");
     expect_listing("block_90.sass", FENCE_ORDER_WRONG, "__threadfence_block");
     expect_listing("none_90.sass", FENCE_ORDER_WRONG, "before any fence");
+    /* The acquire fence under a predicate (made by hand from ok_90.sass): only the threads
+     * whose predicate holds run it, so it is no fence. */
+    expect_listing("guarded_90.sass", FENCE_ORDER_WRONG, "a fence under a predicate");
 }
 
 static void test_edges(void)
@@ -117,6 +120,26 @@ static void test_edges(void)
     EXPECT(fence_order_check(late, kernels, TUT_COUNT(kernels), why, sizeof why) ==
            FENCE_ORDER_WRONG);
     EXPECT(strstr(why, "/*0190*/ LDG.E") != NULL);
+    /* @PT is always true: a fence under it is a fence. @P0 is a guard: it is not. */
+    const char *always =
+        "\t\tFunction : _Z21deposit_one_per_blockP6ledgerPiPKj\n"
+        "        /*0110*/                   ATOMG.E.CAS.STRONG.GPU PT, R4, [R2], R4, R5 ;\n"
+        "        /*0130*/               @PT MEMBAR.SC.GPU ;\n"
+        "        /*0140*/                   LDG.E R8, desc[UR8][R4.64] ;\n"
+        "        /*0150*/                   STG.E desc[UR8][R4.64], R9 ;\n"
+        "        /*0160*/                   MEMBAR.SC.GPU ;\n"
+        "        /*0180*/                   ATOMG.E.EXCH.STRONG.GPU PT, RZ, desc[UR8][R2.64], RZ ;\n";
+    EXPECT(fence_order_check(always, kernels, TUT_COUNT(kernels), why, sizeof why) ==
+           FENCE_ORDER_OK);
+    char guard[1024];
+    snprintf(guard, sizeof guard, "%s", always);
+    char *release = strstr(guard, "                   MEMBAR.SC.GPU ;");
+    static const char prefix[] = "               @P0 "; /* as wide as the 19 spaces */
+    memcpy(release, prefix, strlen(prefix)); /* the release fence, now guarded */
+    EXPECT(fence_order_check(guard, kernels, TUT_COUNT(kernels), why, sizeof why) ==
+           FENCE_ORDER_WRONG);
+    EXPECT(strstr(why, "the release fence goes before") != NULL);
+    EXPECT(strstr(why, "a fence under a predicate") != NULL);
 }
 
 int main(int argc, char **argv)

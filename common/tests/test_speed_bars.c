@@ -4,7 +4,8 @@
  * (docs/results/gpu-check/speed_distributions.h100.csv, committed by the lead).
  *
  *   test_speed_bars fixture <folder>   the check itself, on made-up distributions
- *   test_speed_bars live <csv>         common/speed_bars.h against the measured ones
+ *   test_speed_bars live <csv> [runs]  common/speed_bars.h against the measured ones; runs: the
+ *                                      fewest runs a submission may have (default 5)
  *
  * The CSV: `#` lines, then a header naming at least exercise, submission, kind (solution or
  * slow), run and ratio (empty: the run gave none, which fails), then one row per run. */
@@ -16,7 +17,7 @@
 #include "options.h"
 #include "speed_bars.h"
 
-#define MIN_RUNS 5
+#define MIN_RUNS 5 /* the fewest runs of a submission, unless `live` is given another */
 
 typedef struct {
     const char *id;
@@ -104,7 +105,7 @@ static int read_runs(const char *path, run_row **rows, int *count)
 
 /* The check: returns the number of problems found (each printed). */
 static int check_distributions(const char *path, const bar_entry *bars, int bar_count,
-                               double margin)
+                               double margin, int min_runs)
 {
     run_row *rows = NULL;
     int count = 0;
@@ -142,9 +143,9 @@ static int check_distributions(const char *path, const bar_entry *bars, int bar_
             same += match;
             first &= !(match && k < i);
         }
-        if (first && same < MIN_RUNS) {
+        if (first && same < min_runs) {
             printf("  %s %s: %d run(s), fewer than %d\n", rows[i].exercise, rows[i].submission,
-                   same, MIN_RUNS);
+                   same, min_runs);
             ++problems;
         }
     }
@@ -206,7 +207,7 @@ static int run_fixture(const char *folder)
         snprintf(path, sizeof path, "%s/%s", folder, cases[i].file);
         printf("%s:\n", cases[i].file);
         const int problems = check_distributions(path, bars, (int)TUT_COUNT(bars),
-                                                 TUT_SPEED_BAR_MARGIN);
+                                                 TUT_SPEED_BAR_MARGIN, MIN_RUNS);
         const int as_expected = cases[i].want_problems ? problems > 0 : problems == 0;
         printf("  -> %d problem(s), %s\n", problems, as_expected ? "as expected" : "WRONG");
         wrong += !as_expected;
@@ -216,8 +217,19 @@ static int run_fixture(const char *folder)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 || (strcmp(argv[1], "fixture") != 0 && strcmp(argv[1], "live") != 0)) {
-        fprintf(stderr, "usage: %s fixture <folder> | live <csv>\n", argv[0]);
+    int min_runs = MIN_RUNS;
+    const int live = argc >= 3 && strcmp(argv[1], "live") == 0;
+    if (live && argc == 4) {
+        char *end = NULL;
+        const long runs = strtol(argv[3], &end, 10);
+        if (*argv[3] == '\0' || *end != '\0' || runs < 1 || runs > 1000) {
+            fprintf(stderr, "%s: runs '%s' is not a count from 1 to 1000\n", argv[0], argv[3]);
+            return 2;
+        }
+        min_runs = (int)runs;
+    }
+    if (!(argc == 3 && strcmp(argv[1], "fixture") == 0) && !(live && argc <= 4)) {
+        fprintf(stderr, "usage: %s fixture <folder> | live <csv> [runs]\n", argv[0]);
         return 2;
     }
     int failures = 0;
@@ -227,10 +239,10 @@ int main(int argc, char **argv)
 #define TUT_BAR_ENTRY(id, bar) {id, bar},
         static const bar_entry bars[] = {TUT_SPEED_BARS(TUT_BAR_ENTRY)};
 #undef TUT_BAR_ENTRY
-        printf("%s against common/speed_bars.h (margin %.0f%%):\n", argv[2],
-               100.0 * TUT_SPEED_BAR_MARGIN);
+        printf("%s against common/speed_bars.h (margin %.0f%%, at least %d runs each):\n",
+               argv[2], 100.0 * TUT_SPEED_BAR_MARGIN, min_runs);
         failures = check_distributions(argv[2], bars, (int)TUT_COUNT(bars),
-                                       TUT_SPEED_BAR_MARGIN);
+                                       TUT_SPEED_BAR_MARGIN, min_runs);
     }
     printf("%s\n", failures ? "FAIL" : "PASS");
     return failures ? 1 : 0;
