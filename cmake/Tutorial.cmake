@@ -4,6 +4,7 @@
 #   tutorial_test(NAME <name> COMMAND <target> [args...]
 #                 [GPU] [SANITIZE memcheck racecheck synccheck initcheck]
 #                 [EXPECT_EXIT <code>] [EXPECT_OUTPUT <regex>] [LABELS ...] [TIMEOUT <s>] [SERIAL])
+#   tutorial_bad_sizes(PREFIX <name> COMMAND <target> [args...])   (malformed sizes exit 2)
 #   tutorial_plot(SCRIPT plots/x.gp OUTPUTS x.png [...])
 #   tutorial_tour(COMMAND <target> [args...])     (the tour adds --outdir <dir>)
 #
@@ -109,6 +110,22 @@ function(tutorial_test)
                      -P ${TUTORIAL_CMAKE_DIR}/RunSanitizer.cmake -- ${cmd})
     set_tests_properties(${name} PROPERTIES LABELS "${chapter};gpu;sanitizer"
                          SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]" TIMEOUT 600)
+  endforeach()
+endfunction()
+
+# A plain program refuses a malformed size before it looks for a GPU, so these run on any machine:
+# <PREFIX>.bad_exponent, .bad_suffix and .bad_negative run COMMAND followed by 1e6, 12abc and -5
+# and expect exit 2 and the program's usage line.
+#   tutorial_bad_sizes(PREFIX 02_heat1d.plain COMMAND plain_heat1d --points)
+function(tutorial_bad_sizes)
+  cmake_parse_arguments(B "" "PREFIX" "COMMAND" ${ARGN})
+  list(GET B_COMMAND 0 program)
+  foreach(bad exponent:1e6 suffix:12abc negative:-5)
+    string(REPLACE ":" ";" bad "${bad}")
+    list(GET bad 0 name)
+    list(GET bad 1 value)
+    tutorial_test(NAME ${B_PREFIX}.bad_${name} COMMAND ${B_COMMAND} ${value} EXPECT_EXIT 2
+                  EXPECT_OUTPUT "usage: ${program}")
   endforeach()
 endfunction()
 

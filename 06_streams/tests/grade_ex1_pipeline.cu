@@ -78,16 +78,6 @@ static int case_one(tut_grader *g) { return run_case(g, "one"); }
 static int case_random(tut_grader *g) { return run_case(g, "random"); }
 static int case_many_streams(tut_grader *g) { return run_case(g, "many_streams"); }
 
-/* The bytes one side of a recorded copy spans (as grade_ex3_ring.cu reads them). */
-static void copy_span(struct cudaPitchedPtr ptr, struct cudaPos pos, struct cudaExtent extent,
-                      const char **begin, const char **end)
-{
-    const size_t slice = ptr.pitch * ptr.ysize;
-    *begin = (const char *)ptr.ptr + pos.z * slice + pos.y * ptr.pitch + pos.x;
-    *end = *begin + (extent.depth ? extent.depth - 1 : 0) * slice +
-           (extent.height ? extent.height - 1 : 0) * ptr.pitch + extent.width;
-}
-
 /* The element range [first, first + count) of `array` (n elements) that [begin, end) covers
  * exactly; 0 if it is not inside the array or not whole elements. */
 static int span_in(const int32_t *array, size_t n, const char *begin, const char *end,
@@ -121,38 +111,21 @@ static int case_streams(tut_grader *g)
            "(while it is recorded it may not wait for the GPU: a cudaStreamSynchronize or a "
            "synchronous cudaMemcpy stops it with a capture error)\n",
            shape.n, shape.chunks, shape.streams);
-    for (int s = 0; s < r.streams; ++s)
-        CUDA_CHECK(cudaStreamBeginCapture(r.stream[s], cudaStreamCaptureModeRelaxed));
-    issue_depth_first(&p);
+    recorded_stream recorded[STREAMS_MAX_STREAMS];
+    record_streams(r.stream, r.streams, issue_student, &p, recorded);
     /* seen[3 c + k]: chunk c's copy k (x in, y in, out back) found on its own stream */
     unsigned char *seen = (unsigned char *)tut_host_alloc(3 * shape.chunks, "copies seen");
     memset(seen, 0, 3 * shape.chunks);
     size_t kernels_right = 0, kernels_total = 0, copies_total = 0, misplaced = 0;
     for (int s = 0; s < r.streams; ++s) {
-        cudaGraph_t graph = NULL;
-        CUDA_CHECK(cudaStreamEndCapture(r.stream[s], &graph));
-        size_t count = 0;
-        if (graph)
-            CUDA_CHECK(cudaGraphGetNodes(graph, NULL, &count));
-        cudaGraphNode_t *nodes = (cudaGraphNode_t *)tut_host_alloc(
-            (count ? count : 1) * sizeof *nodes, "graph nodes");
-        if (count)
-            CUDA_CHECK(cudaGraphGetNodes(graph, nodes, &count));
-        size_t kernels = 0, own = 0;
+        const size_t kernels = recorded[s].kernels;
+        size_t own = 0;
         for (size_t c = (size_t)s; c < shape.chunks; c += (size_t)r.streams)
             ++own;
-        for (size_t i = 0; i < count; ++i) {
-            enum cudaGraphNodeType type;
-            CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &type));
-            kernels += type == cudaGraphNodeTypeKernel;
-            if (type != cudaGraphNodeTypeMemcpy)
-                continue;
+        for (size_t i = 0; i < recorded[s].copies; ++i) {
             ++copies_total;
-            struct cudaMemcpy3DParms copy;
-            CUDA_CHECK(cudaGraphMemcpyNodeGetParams(nodes[i], &copy));
-            const char *begin[2], *end[2];
-            copy_span(copy.srcPtr, copy.srcPos, copy.extent, &begin[0], &end[0]);
-            copy_span(copy.dstPtr, copy.dstPos, copy.extent, &begin[1], &end[1]);
+            const char *const *begin = recorded[s].copy[i].begin;
+            const char *const *end = recorded[s].copy[i].end;
             /* which copy of which chunk: host and device sides over the same slice */
             const int32_t *const host[3] = {r.h_x, r.h_y, r.h_out};
             const int32_t *const device[3] = {r.d_x, r.d_y, r.d_out};
@@ -184,10 +157,8 @@ static int case_streams(tut_grader *g)
         if (kernels != own)
             printf("  stream %d: %zu kernels, %zu wanted (one per chunk c with c %% %d == %d)\n",
                    s, kernels, own, r.streams, s);
-        free(nodes);
-        if (graph)
-            CUDA_CHECK(cudaGraphDestroy(graph));
     }
+    recorded_streams_free(recorded, r.streams);
     size_t missing = 0, twice = 0;
     for (size_t c = 0; c < shape.chunks; ++c) {
         if (chunk_of(r.n, shape.chunks, c).count == 0)

@@ -87,16 +87,6 @@ static int ring_buffer_of(const ring_rig *rr, const char *begin, const char *end
     return -1;
 }
 
-/* The bytes one side of a recorded copy spans (a copy of `extent` from `pos` in `ptr`). */
-static void copy_span(struct cudaPitchedPtr ptr, struct cudaPos pos, struct cudaExtent extent,
-                      const char **begin, const char **end)
-{
-    const size_t slice = ptr.pitch * ptr.ysize;
-    *begin = (const char *)ptr.ptr + pos.z * slice + pos.y * ptr.pitch + pos.x;
-    *end = *begin + (extent.depth ? extent.depth - 1 : 0) * slice +
-           (extent.height ? extent.height - 1 : 0) * ptr.pitch + extent.width;
-}
-
 /* Records issue_ring with every stream in capture mode (cudaStreamBeginCapture: the calls on
  * those streams are kept as one graph per stream instead of running), then reads the graphs:
  * 1 if they hold every chunk's three copies and kernel, and each device buffer is copied to or
@@ -107,43 +97,21 @@ static int check_buffer_owners(ring_rig *rr)
     chunk_kernels_configure(); /* its queries before the capture, not during it */
     printf("recording issue_ring stream by stream (stream capture: while it is recorded, "
            "issue_ring may not wait for the GPU, nor for another stream's event)\n");
-    for (int s = 0; s < ring->streams; ++s)
-        CUDA_CHECK(cudaStreamBeginCapture(ring->stream[s], cudaStreamCaptureModeRelaxed));
-    issue_ring(ring);
+    recorded_stream recorded[STREAMS_MAX_STREAMS];
+    record_streams(ring->stream, ring->streams, issue_student, rr, recorded);
     int owner[3 * STREAMS_MAX_STREAMS];
     for (int b = 0; b < 3 * ring->streams; ++b)
         owner[b] = -1;
     static const char *const names[3] = {"d_x", "d_y", "d_out"};
     int shared = 0;
     size_t copies = 0, kernels = 0;
-    for (int s = 0; s < ring->streams; ++s) {
-        cudaGraph_t graph = NULL;
-        CUDA_CHECK(cudaStreamEndCapture(ring->stream[s], &graph));
-        size_t count = 0;
-        if (graph)
-            CUDA_CHECK(cudaGraphGetNodes(graph, NULL, &count));
-        if (count == 0) { /* a stream issue_ring left unused */
-            if (graph)
-                CUDA_CHECK(cudaGraphDestroy(graph));
-            continue;
-        }
-        cudaGraphNode_t *nodes =
-            (cudaGraphNode_t *)tut_host_alloc(count * sizeof *nodes, "graph nodes");
-        CUDA_CHECK(cudaGraphGetNodes(graph, nodes, &count));
-        for (size_t i = 0; i < count; ++i) {
-            enum cudaGraphNodeType type;
-            CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &type));
-            kernels += type == cudaGraphNodeTypeKernel;
-            if (type != cudaGraphNodeTypeMemcpy)
-                continue;
+    for (int s = 0; s < ring->streams; ++s) { /* a stream issue_ring left unused recorded none */
+        kernels += recorded[s].kernels;
+        for (size_t i = 0; i < recorded[s].copies; ++i) {
             ++copies;
-            struct cudaMemcpy3DParms copy;
-            CUDA_CHECK(cudaGraphMemcpyNodeGetParams(nodes[i], &copy));
-            const char *begin[2], *end[2];
-            copy_span(copy.srcPtr, copy.srcPos, copy.extent, &begin[0], &end[0]);
-            copy_span(copy.dstPtr, copy.dstPos, copy.extent, &begin[1], &end[1]);
+            const recorded_copy *copy = &recorded[s].copy[i];
             for (int e = 0; e < 2; ++e) {
-                const int b = ring_buffer_of(rr, begin[e], end[e]);
+                const int b = ring_buffer_of(rr, copy->begin[e], copy->end[e]);
                 if (b < 0 || owner[b] == s)
                     continue;
                 if (owner[b] < 0)
@@ -154,9 +122,8 @@ static int check_buffer_owners(ring_rig *rr)
                            names[b % 3], b / 3, owner[b], s);
             }
         }
-        free(nodes);
-        CUDA_CHECK(cudaGraphDestroy(graph));
     }
+    recorded_streams_free(recorded, ring->streams);
     /* Buffer set s belongs to stream s (ring_pipeline.h): a set copied by another stream is a
      * chunk on the wrong stream (every chunk on stream 0 shares no buffer, yet runs serially). */
     int foreign = 0;

@@ -1,6 +1,7 @@
 /* What the graders of ex06.1, ex06.3 and ex06.4 share: pinned inputs and their CPU answer,
- * blocking streams, pipeline shapes drawn from the seed, each stage of the work alone, and the
- * speed test of a pipeline against the copy-in alone (tests/grade_streams.cu). Grader-only. */
+ * blocking streams, pipeline shapes drawn from the seed, each stage of the work alone, the
+ * streams' calls recorded as graphs, and the speed test of a pipeline against the copy-in
+ * alone (tests/grade_streams.cu). Grader-only. */
 #ifndef GRADE_STREAMS_H
 #define GRADE_STREAMS_H
 
@@ -54,6 +55,26 @@ void rig_serial(void *rig);   /* the three, one after the other: no overlap */
  * shared by two streams) overwrites that kernel's input for certain, not by chance of timing.
  * Returns without waiting for the pipeline (rig_check waits). */
 void rig_issue_with_sms_held(stream_rig *r, void (*issue)(void *), void *arg);
+
+/* One copy a stream recorded: the bytes its source ([0]) and its destination ([1]) span. */
+typedef struct {
+    const char *begin[2], *end[2];
+} recorded_copy;
+
+/* What one stream recorded: its kernels, counted, and its copies, in the graph's order. */
+typedef struct {
+    size_t kernels, copies;
+    recorded_copy *copy; /* `copies` entries */
+} recorded_stream;
+
+/* Records issue(arg) with stream[0, streams) in capture mode (cudaStreamBeginCapture: the calls
+ * on those streams are kept as one graph per stream, nothing runs), then reads each stream's
+ * graph into out[s] and destroys it. While recorded, issue may not wait for the GPU (a
+ * cudaStreamSynchronize or a synchronous cudaMemcpy stops the capture with an error). Queries
+ * such as chunk_kernels_configure's belong before the call. Free with recorded_streams_free. */
+void record_streams(const cudaStream_t *stream, int streams, void (*issue)(void *), void *arg,
+                    recorded_stream *out);
+void recorded_streams_free(recorded_stream *out, int streams);
 
 /* --speed of a pipeline, in two steps around the caller's pipeline description:
  * rig_speed_setup makes a rig of the chapter's benchmark size with the chapter's plan (chunks,
