@@ -49,8 +49,8 @@ int main(int argc, char **argv)
         fits = here < fits ? here : fits;
     }
     float *x = NULL, *y = NULL, *d_x[MAX_GPUS], *d_y[MAX_GPUS]; /* x, y pinned: async copies */
-    if ((size_t)n > fits || cudaMallocHost((void **)&x, n * sizeof(float)) != cudaSuccess ||
-        cudaMallocHost((void **)&y, n * sizeof(float)) != cudaSuccess) {
+    if ((size_t)n > fits || cudaMallocHost(&x, n * sizeof(float)) != cudaSuccess ||
+        cudaMallocHost(&y, n * sizeof(float)) != cudaSuccess) {
         fprintf(stderr, "n = %lld does not fit: the GPUs' free memory holds n <= %zu, and the "
                 "host must pin 2 n floats (%.1f GiB)\n", n, fits, n * 8.0 / (1 << 30));
         return 2;
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
         cpu_abs += fabs((double)x[i] * y[i]);
     }
     cudaStream_t stream[MAX_GPUS];
-    for (int g = 0; g < gpus; g++) { /* GPU g: elements [first, first + count) */
+    for (int g = 0; g < gpus; g++) { /* GPU g: [first, first + count), count 0 if n < gpus */
         const long long first = n * g / gpus, count = n * (g + 1) / gpus - first;
         const size_t bytes = count * sizeof(float);
         cudaDeviceProp prop;
@@ -72,10 +72,10 @@ int main(int argc, char **argv)
         CHECK(cudaGetDeviceProperties(&prop, g));
         blocks[g] = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / THREADS);
         CHECK(cudaStreamCreate(&stream[g]));
-        CHECK(cudaMalloc((void **)&d_x[g], (count + 1) * sizeof(float)));
-        CHECK(cudaMalloc((void **)&d_y[g], (count + 1) * sizeof(float)));
-        CHECK(cudaMalloc((void **)&d_partial[g], blocks[g] * sizeof(double)));
-        CHECK(cudaMallocHost((void **)&partial[g], blocks[g] * sizeof(double)));
+        CHECK(cudaMalloc(&d_x[g], (count + 1) * sizeof(float))); /* + 1: never a 0-byte buffer */
+        CHECK(cudaMalloc(&d_y[g], (count + 1) * sizeof(float)));
+        CHECK(cudaMalloc(&d_partial[g], blocks[g] * sizeof(double)));
+        CHECK(cudaMallocHost(&partial[g], blocks[g] * sizeof(double)));
         CHECK(cudaMemcpyAsync(d_x[g], x + first, bytes, cudaMemcpyHostToDevice, stream[g]));
         CHECK(cudaMemcpyAsync(d_y[g], y + first, bytes, cudaMemcpyHostToDevice, stream[g]));
         partial_dot_kernel<<<blocks[g], THREADS, 0, stream[g]>>>(d_x[g], d_y[g], count,

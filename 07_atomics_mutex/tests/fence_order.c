@@ -19,7 +19,7 @@ typedef enum {
 
 typedef struct {
     op_kind kind;
-    char text[208];/* address and instruction, for messages */
+    char text[256]; /* address and instruction, for messages */
 } sass_op;
 
 typedef struct {

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # A stand-in for cmake in test_run_generated_mutants.sh. Configure (-S -B ...): writes the files
 # cmake/Mistakes.cmake writes for the runner, from <mutants dir>/spec.txt (lines: mutant exercise
-# chapter test phase outcome seconds; outcome pass, fail, timeout, skip or nobuild); --build:
-# "builds" every mutant whose spec has no nobuild line.
+# chapter test phase outcome seconds [own time limit]; outcome pass, fail, timeout, slow, skip or
+# nobuild; see fake_ctest.sh), the TUTORIAL_GENERATED_TEST_TIMEOUT it got (test_timeout.txt,
+# empty: the tests' own limits; appended to test_timeouts.txt, a line a configure) and how many
+# times it configured (configures.txt); --build:
+# "builds" every mutant whose spec has no nobuild line, leaving in place whatever grader a
+# nobuild mutant already has (as ninja -k 0 does when a source does not compile).
 set -u
 if [[ ${1:-} == --build ]]; then
   bin=$2
@@ -26,6 +30,8 @@ done
 mkdir -p "$bin"
 echo "$mut/spec.txt" >"$bin/spec_path"
 echo "$timeout" >"$bin/test_timeout.txt"
+echo "$timeout" >>"$bin/test_timeouts.txt"
+echo $(( $(cat "$bin/configures.txt" 2>/dev/null || echo 0) + 1 )) >"$bin/configures.txt"
 : >"$bin/generated_tests.txt"
 : >"$bin/generated_stale.txt"
 echo "# stand-in" >"$bin/generated_entries.cmake"
