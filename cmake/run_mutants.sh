@@ -95,6 +95,7 @@ report="$bin/mutants.csv"
 echo "chapter,mutant,label,caught_by,seconds,description" >"$report"
 caught=0
 survivors=()
+unchecked=()
 for name in "${names[@]}"; do
     chapter=$(sed -n 1p "$work/$name.info")
     label=$(sed -n 2p "$work/$name.info")
@@ -109,7 +110,14 @@ for name in "${names[@]}"; do
         by=$(grep -oE '[0-9]+ - [^ ]+ \((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception|Child aborted|Bus error|ILLEGAL)\)' \
             "$log" | awk '{print $3}' | tr '\n' ' ' | sed 's/ $//')
     fi
-    if [[ -n $by && $by != BUILD* && $by != NO\ TEST* ]]; then
+    if [[ -z $by && -f $log ]] && ! grep -qE 'Test +#[0-9]+: .* Passed' "$log" &&
+        grep -qE '\*\*\*Skipped' "$log"; then
+        # Every test of its label skipped (77): this machine cannot run them (a mutant of the
+        # several-GPU code on one GPU). Named, not counted either way.
+        by="NOT CHECKABLE HERE (every test skipped)"
+        unchecked+=("$name")
+        printf '%-36s %s\n' "$name" "$by"
+    elif [[ -n $by && $by != BUILD* && $by != NO\ TEST* ]]; then
         caught=$((caught + 1))
         printf '%-36s caught by %s (%s s)\n' "$name" "$by" "$seconds"
     else
@@ -120,4 +128,5 @@ for name in "${names[@]}"; do
     echo "$chapter,$name,$label,$by,$seconds,\"${description//\"/\'}\"" >>"$report"
 done
 echo "===== Mutants: $caught of ${#names[@]} caught in $(($(date +%s) - t0)) s (report: $report)"
+[[ ${#unchecked[@]} -eq 0 ]] || echo "not checkable on this machine (every test skipped): ${unchecked[*]}"
 [[ ${#survivors[@]} -eq 0 ]] || { echo "not caught: ${survivors[*]}"; exit 1; }
