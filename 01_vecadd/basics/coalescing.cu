@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "commit.h" /* TUT_GIT_COMMIT: the commit built, written by the build for the CSV */
+#include "csv_provenance.h"
 
 #include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
@@ -121,17 +120,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "cannot write %s\n", csv);
             return 2;
         }
-        cudaDeviceProp p;
-        int runtime = 0;
-        CHECK(cudaGetDeviceProperties(&p, 0));
-        CHECK(cudaRuntimeGetVersion(&runtime));
-        char date[32];
-        const time_t now = time(NULL);
-        strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-        fprintf(f, "# commit: %s\n# date: %s\n# toolkit: CUDA %d.%d\n", TUT_GIT_COMMIT, date,
-                runtime / 1000, runtime % 1000 / 10);
-        fprintf(f, "# device: %s, %d SMs, compute capability %d.%d\n", p.name,
-                p.multiProcessorCount, p.major, p.minor);
+        write_csv_provenance(f, 0, 0);
         fprintf(f, "stride,n,ms,gbps,time_over_stride_1\n");
         for (int s = 0; s < 2; s++)
             fprintf(f, "%d,%d,%.5f,%.1f,%.3f\n", strides[s], n, ms[s], 2.0 * bytes / ms[s] / 1e6,

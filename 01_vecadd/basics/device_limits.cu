@@ -10,9 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "commit.h" /* TUT_GIT_COMMIT: the commit built, written by the build for the CSV */
+#include "csv_provenance.h"
 
 #include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
@@ -101,17 +100,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "cannot write %s\n", csv);
             return 2;
         }
-        int runtime = 0, driver = 0;
-        CHECK(cudaRuntimeGetVersion(&runtime));
-        CHECK(cudaDriverGetVersion(&driver));
-        char date[32];
-        const time_t now = time(NULL);
-        strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-        fprintf(f, "# commit: %s\n# date: %s\n# toolkit: CUDA %d.%d (driver supports %d.%d)\n",
-                TUT_GIT_COMMIT, date,
-                runtime / 1000, runtime % 1000 / 10, driver / 1000, driver % 1000 / 10);
-        fprintf(f, "# device: %s, %d SMs, compute capability %d.%d\n", p.name,
-                p.multiProcessorCount, p.major, p.minor);
+        write_csv_provenance(f, 0, 1);
         fprintf(f, "quantity,value,unit,cuda_name\n");
         for (int r = 0; r < nrows; r++)
             fprintf(f, "%s,%.10g,%s,%s\n", rows[r].quantity, rows[r].value, rows[r].unit,

@@ -16,9 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "commit.h" /* TUT_GIT_COMMIT: the commit built, written by the build for the CSV */
+#include "csv_provenance.h"
 
 #include "check.h" /* CHECK(call) and skip_without_gpu(), which first_kernel.cu writes out */
 
@@ -120,17 +119,7 @@ static void write_csv(const char *path, const float *ms, int methods, size_t n, 
         fprintf(stderr, "cannot write %s\n", path);
         exit(2);
     }
-    cudaDeviceProp p;
-    int runtime = 0;
-    CHECK(cudaGetDeviceProperties(&p, device));
-    CHECK(cudaRuntimeGetVersion(&runtime));
-    char date[32];
-    const time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(f, "# commit: %s\n# date: %s\n# toolkit: CUDA %d.%d\n", TUT_GIT_COMMIT, date,
-            runtime / 1000, runtime % 1000 / 10);
-    fprintf(f, "# device: %s, %d SMs, compute capability %d.%d\n", p.name, p.multiProcessorCount,
-            p.major, p.minor);
+    write_csv_provenance(f, device, 0);
     fprintf(f, "# each: median of %d runs after a warm-up, from the data on the host to the "
                "kernel's end\n", reps);
     fprintf(f, "method,mib,ms,gbps,time_over_explicit\n");
