@@ -34,9 +34,10 @@
 # (timeout)), DEADLINE_S (seconds of grading, default 420: no mutant starts A or B after
 # DEADLINE_S - C_RESERVE_S, none starts C or R after DEADLINE_S; those left are `not_run`, a
 # mutant left before R with killed_by <test>(timeout under load; not re-run)), C_RESERVE_S
-# (default DEADLINE_S / 5), ARCHS (default native). CMAKE and CTEST name the programs (a CPU test
-# runs this script with stand-ins). Exit 0 when the run completed, 1 when a mutant survived (in
-# full or partly) that is not listed as equivalent, or a listed one was killed; 2 on bad usage.
+# (default DEADLINE_S / 5), ARCHS (default native), BUILD_ONLY (set: configure and build, then
+# stop). CMAKE and CTEST name the programs (a CPU test runs this script with stand-ins). Exit 0
+# when the run completed, 1 when a mutant survived (in full or partly) that is not listed as
+# equivalent, or a listed one was killed; 2 on bad usage.
 set -uo pipefail
 [[ $# -eq 4 ]] || { sed -n 2,4p "$0"; exit 2; }
 src=$(cd "$1" && pwd)
@@ -92,6 +93,9 @@ keep_going=(-k); [[ ${#generator[@]} -gt 0 ]] && keep_going=(-k 0)
 "$cmake" --build "$bin" -j "$cores" --target "${targets[@]}" -- "${keep_going[@]}" \
   >"$work/build.log" 2>&1
 echo "== built ($(( $(date +%s) - t0 )) s)"
+# BUILD_ONLY=1: stop here (a GPU machine builds while its GPUs do other work; the grading run
+# then configures and links again, and finds the objects in place).
+[[ -n ${BUILD_ONLY:-} ]] && exit 0
 
 declare -A exercise chapter verdict by skipped skipped_tests ran killed_in
 for row in "${names[@]}"; do

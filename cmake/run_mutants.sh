@@ -73,8 +73,15 @@ test_one() { # name: runs the tests of the mutant's kernel until one fails
         sleep 1
     done
     start=$(date +%s)
-    ctest --test-dir "$work/$name" -L "^${label//./\\.}\$" -j 2 --stop-on-failure --timeout 600 \
+    # A mutant that makes a kernel wait forever (a pipeline stage never freed) would hold the
+    # slot until each test's own TIMEOUT (300 s for matmul's). MUTANT_HANG_S (default 240; the
+    # slowest mutant caught so far took 117 s) stops the whole ctest and the programs it started
+    # (timeout signals its process group) and counts as caught: a submission that hangs loses
+    # its points.
+    timeout -s KILL "${MUTANT_HANG_S:-240}" \
+        ctest --test-dir "$work/$name" -L "^${label//./\\.}\$" -j 2 --stop-on-failure --timeout 600 \
         >"$work/$name.test.log" 2>&1
+    [[ $? -eq 137 ]] && echo "99 - tests-hung-${MUTANT_HANG_S:-240}s (Timeout)" >>"$work/$name.test.log"
     echo $(($(date +%s) - start)) >"$work/$name.seconds"
     exec {fd}>&-
 }
