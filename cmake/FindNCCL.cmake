@@ -16,17 +16,38 @@
 #      no other nvidia_nccl_cu* there).
 # System folders are not searched: a CUDA 12 build must not take the nccl.h that a CUDA 13
 # install put in /usr/local/include. NCCL older than 2.7 (no ncclSend/ncclRecv) is not taken.
-# When the CUDA toolkit changes in an existing build folder, the cached NCCL paths are forgotten
-# and looked for again.
+# When the CUDA toolkit changes in an existing build folder, the NCCL paths this module found are
+# forgotten and looked for again; a NCCL_INCLUDE_DIR or NCCL_LIBRARY given with -D is kept.
 #
 # Sets NCCL_FOUND, NCCL_INCLUDE_DIR, NCCL_LIBRARY, NCCL_VERSION (from nccl.h), NCCL_REASON (why
 # not found, for the skip message) and the global imported target NCCL::nccl.
 set(_nccl_toolkit "${CUDAToolkit_VERSION}|${CUDAToolkit_LIBRARY_DIR}")
+# Which cached path the user gave with -D (in this configure or an earlier one): one that differs
+# from what this module's own search left there, _NCCL_SEARCHED_<var> (a -D of that very path
+# reads as found). A folder of the older module, which kept no record (_NCCL_TOOLKIT set, the
+# record not), found its paths itself.
+foreach(_nccl_var NCCL_INCLUDE_DIR NCCL_LIBRARY)
+  set(_nccl_given_${_nccl_var} FALSE)
+  if(${_nccl_var})
+    if(DEFINED _NCCL_SEARCHED_${_nccl_var})
+      if(NOT "${${_nccl_var}}" STREQUAL "${_NCCL_SEARCHED_${_nccl_var}}")
+        set(_nccl_given_${_nccl_var} TRUE)
+      endif()
+    elseif(NOT DEFINED _NCCL_TOOLKIT)
+      set(_nccl_given_${_nccl_var} TRUE)
+    endif()
+  endif()
+endforeach()
 if(DEFINED _NCCL_TOOLKIT AND NOT _NCCL_TOOLKIT STREQUAL _nccl_toolkit)
   message(STATUS "NCCL: the CUDA toolkit changed (${_NCCL_TOOLKIT} -> ${_nccl_toolkit}): "
                  "looking for NCCL again")
-  unset(NCCL_INCLUDE_DIR CACHE)
-  unset(NCCL_LIBRARY CACHE)
+  foreach(_nccl_var NCCL_INCLUDE_DIR NCCL_LIBRARY)
+    if(_nccl_given_${_nccl_var})
+      message(STATUS "NCCL: keeping ${_nccl_var}=${${_nccl_var}}, as given")
+    else()
+      unset(${_nccl_var} CACHE)
+    endif()
+  endforeach()
 endif()
 set(_NCCL_TOOLKIT "${_nccl_toolkit}" CACHE INTERNAL "the CUDA toolkit NCCL was looked for with")
 set(_nccl_roots)
@@ -89,6 +110,14 @@ endif()
 find_path(NCCL_INCLUDE_DIR nccl.h PATHS ${_nccl_include_hints} NO_DEFAULT_PATH)
 # The wheel holds libnccl.so.2 only (no unversioned link).
 find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 PATHS ${_nccl_lib_hints} NO_DEFAULT_PATH)
+# What the search left (empty for a path given): the next configure tells a -D from it.
+foreach(_nccl_var NCCL_INCLUDE_DIR NCCL_LIBRARY)
+  if(_nccl_given_${_nccl_var})
+    set(_NCCL_SEARCHED_${_nccl_var} "" CACHE INTERNAL "")
+  else()
+    set(_NCCL_SEARCHED_${_nccl_var} "${${_nccl_var}}" CACHE INTERNAL "")
+  endif()
+endforeach()
 
 set(NCCL_VERSION "")
 if(NCCL_INCLUDE_DIR AND EXISTS ${NCCL_INCLUDE_DIR}/nccl.h)

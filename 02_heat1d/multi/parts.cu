@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "heat1d.h"
+#include "part_grid.h"
 #include "parts.h"
 #include "tutorial.h"
 
@@ -51,12 +52,10 @@ __global__ void heat_hold_kernel(const volatile int *hold, unsigned long long ti
     }
 }
 
-/* One thread per point up to part->blocks: the one-GPU kernel's rule (heat_config_step), so a
- * part of N points gets the launch the one-GPU kernel gets for a rod of N points. */
+/* One thread per point up to part->blocks: the one-GPU kernel's rule (part_grid.h). */
 static unsigned grid_for(const heat_part *part, size_t points, int threads)
 {
-    const size_t needed = (points + (size_t)threads - 1) / (size_t)threads;
-    return (unsigned)(needed < part->blocks ? needed : part->blocks);
+    return heat_part_grid(points, threads, part->blocks);
 }
 
 /* The guide's rule: a kernel is launched with its stream's GPU current (it says the launch

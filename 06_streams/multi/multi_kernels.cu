@@ -4,37 +4,34 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "multi_grid.h"
 
 #define THREADS 256
 
 /* A grid that fills the current device: its SM count times the blocks of `kernel` that fit on
- * one SM (occupancy API), at most what n needs. Asked once per device and kernel: the ring
- * launches its reductions by the hundred per all-reduce. */
+ * one SM (occupancy API), at most what n needs (multi_grid.h). Asked once per device and kernel:
+ * the ring launches its reductions by the hundred per all-reduce. */
 typedef struct {
     const void *kernel;
-    int device, full;
+    int device, sms, per_sm;
 } grid_entry;
 
 static int grid_for(const void *kernel, size_t n)
 {
     static grid_entry known[256];
     static int known_count = 0;
-    int device = 0, full = 0;
+    int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
-    for (int k = 0; k < known_count && !full; ++k)
+    for (int k = 0; k < known_count; ++k)
         if (known[k].kernel == kernel && known[k].device == device)
-            full = known[k].full;
-    if (!full) {
-        int sms = 0, per_sm = 0;
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
-        full = sms * (per_sm > 0 ? per_sm : 1);
-        const grid_entry entry = {.kernel = kernel, .device = device, .full = full};
-        if (known_count < 256)
-            known[known_count++] = entry;
-    }
-    const size_t needed = (n + THREADS - 1) / THREADS;
-    return (int)(needed < (size_t)full ? (needed > 0 ? needed : 1) : (size_t)full);
+            return multi_grid_blocks(known[k].sms, known[k].per_sm, n, THREADS);
+    int sms = 0, per_sm = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
+    const grid_entry entry = {.kernel = kernel, .device = device, .sms = sms, .per_sm = per_sm};
+    if (known_count < 256)
+        known[known_count++] = entry;
+    return multi_grid_blocks(sms, per_sm, n, THREADS);
 }
 
 __host__ __device__ static float whole_value(unsigned long long seed, int tag, size_t i)
