@@ -10,7 +10,12 @@
  *         then the last, then one drawn from the seed, so that no join that waits for one
  *         stream only (the last one queued, say) can pass;
  * and neither call may make the host wait for the spinning (it must return within half the
- * shortest spin). The stream counts come from the seed. */
+ * shortest spin). The stream counts come from the seed.
+ *   guard: the handle just before streams[0] and the one just after streams[count - 1] are a
+ *         guard stream, not the origin (a loop from -1 or to <= count reads them): after the
+ *         fork, a kernel in the guard must see the origin's flag still unset; in the join, the
+ *         guard spins GUARD_EXTRA_MS past the longest stream and must still be busy when the
+ *         origin's event after the join completes. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,6 +25,7 @@
 
 #define SPIN_MS 20.0
 #define LONGEST_EXTRA_MS 10.0
+#define GUARD_EXTRA_MS 100.0
 #define MAX_STREAMS 32
 
 __device__ unsigned long long now_ns(void)
@@ -49,21 +55,28 @@ __global__ void count_flags(const int *flags, int count, int *total)
 }
 
 typedef struct {
-    cudaStream_t origin, stream[MAX_STREAMS];
+    cudaStream_t origin;
+    cudaStream_t guard;                   /* what streams[-1] reads: keep it next to stream[] */
+    cudaStream_t stream[MAX_STREAMS + 1]; /* stream[count] is the guard too */
     cudaEvent_t event, stop;
     int count;
-    int *flags; /* device: MAX_STREAMS + 1 ints */
+    int *flags; /* device: FLAGS ints: the streams', the total, the guard's two */
 } rig;
+
+enum { FLAGS = MAX_STREAMS + 3, TOTAL = MAX_STREAMS, GUARD_SEEN = MAX_STREAMS + 1,
+       GUARD_DONE = MAX_STREAMS + 2 };
 
 static void rig_create(rig *r, int count)
 {
     r->count = count;
     CUDA_CHECK(cudaStreamCreateWithFlags(&r->origin, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&r->guard, cudaStreamNonBlocking));
     for (int s = 0; s < count; ++s)
         CUDA_CHECK(cudaStreamCreateWithFlags(&r->stream[s], cudaStreamNonBlocking));
+    r->stream[count] = r->guard;
     CUDA_CHECK(cudaEventCreateWithFlags(&r->event, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&r->stop, cudaEventDisableTiming));
-    r->flags = (int *)tut_device_alloc((MAX_STREAMS + 1) * sizeof(int), "flags");
+    r->flags = (int *)tut_device_alloc(FLAGS * sizeof(int), "flags");
 }
 
 /* Loads every kernel of the test before it starts: with lazy loading (CUDA_MODULE_LOADING=LAZY,
@@ -78,7 +91,7 @@ static void load_kernels(rig *r)
     count_flags<<<1, 1, 0, r->origin>>>(r->flags, 1, r->flags + 2);
     LAUNCH_CHECK();
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemset(r->flags, 0, (MAX_STREAMS + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -87,6 +100,7 @@ static void rig_destroy(rig *r)
     CUDA_CHECK(cudaDeviceSynchronize());
     for (int s = 0; s < r->count; ++s)
         CUDA_CHECK(cudaStreamDestroy(r->stream[s]));
+    CUDA_CHECK(cudaStreamDestroy(r->guard));
     CUDA_CHECK(cudaStreamDestroy(r->origin));
     CUDA_CHECK(cudaEventDestroy(r->event));
     CUDA_CHECK(cudaEventDestroy(r->stop));
@@ -120,9 +134,13 @@ static int test_fork(int count)
         read_flag<<<1, 1, 0, r.stream[s]>>>(r.flags, seen + s);
         LAUNCH_CHECK();
     }
+    read_flag<<<1, 1, 0, r.guard>>>(r.flags, r.flags + GUARD_SEEN);
+    LAUNCH_CHECK();
     CUDA_CHECK(cudaDeviceSynchronize());
-    int got[MAX_STREAMS], want[MAX_STREAMS];
+    int got[MAX_STREAMS], want[MAX_STREAMS], guard_seen = -1;
     CUDA_CHECK(cudaMemcpy(got, seen, count * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&guard_seen, r.flags + GUARD_SEEN, sizeof guard_seen,
+                          cudaMemcpyDeviceToHost));
     for (int s = 0; s < count; ++s)
         want[s] = 1;
     char label[96];
@@ -131,6 +149,12 @@ static int test_fork(int count)
     int ok = tut_check_i32(label, got, want, (size_t)count);
     if (!ok)
         printf("  (0: that stream's kernel ran before the origin's work had finished)\n");
+    if (guard_seen != 0) {
+        printf("  the stream just before streams[0] or just after streams[%d] waited for the "
+               "origin: fork_streams went past the array (a loop from -1, or to <= count?)\n",
+               count - 1);
+        ok = 0;
+    }
     ok &= host_returned_at_once("fork_streams", host_ms, SPIN_MS);
     rig_destroy(&r);
     return ok;
@@ -143,7 +167,7 @@ static int test_join(tut_grader *g, int count, int longest)
     rig r;
     rig_create(&r, count);
     load_kernels(&r);
-    int *total = r.flags + MAX_STREAMS; /* flags[0..count) are the streams' */
+    int *total = r.flags + TOTAL; /* flags[0..count) are the streams' */
     CUDA_CHECK(cudaMemset(total, 0xFF, sizeof(int)));
     CUDA_CHECK(cudaDeviceSynchronize());
     double spin_ms[MAX_STREAMS];
@@ -163,6 +187,10 @@ static int test_join(tut_grader *g, int count, int longest)
                                                   (unsigned long long)(spin_ms[s] * 1e6));
         LAUNCH_CHECK();
     }
+    /* the guard, outside the array: the join must not wait for it */
+    spin_then_set<<<1, 1, 0, r.guard>>>(
+        r.flags + GUARD_DONE, (unsigned long long)((spin_ms[longest] + GUARD_EXTRA_MS) * 1e6));
+    LAUNCH_CHECK();
     const double t0 = tut_cpu_seconds();
     join_streams(r.origin, r.stream, count, r.event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
@@ -170,6 +198,9 @@ static int test_join(tut_grader *g, int count, int longest)
     LAUNCH_CHECK();
     CUDA_CHECK(cudaEventRecord(r.stop, r.origin));
     CUDA_CHECK(cudaEventSynchronize(r.stop));
+    const cudaError_t guard = cudaStreamQuery(r.guard);
+    if (guard != cudaErrorNotReady)
+        CUDA_CHECK(guard);
     int busy = 0;
     for (int s = 0; s < count; ++s) {
         const cudaError_t e = cudaStreamQuery(r.stream[s]);
@@ -188,6 +219,12 @@ static int test_join(tut_grader *g, int count, int longest)
     snprintf(label, sizeof label, "  join of %d streams: flags set when the origin counted", count);
     int ok = tut_check_scalar(label, (double)got, (double)count, 0.0, 0.0);
     ok &= busy == 0;
+    if (guard != cudaErrorNotReady) {
+        printf("  the origin waited for the stream just before streams[0] or just after "
+               "streams[%d], which spun %.0f ms longer: join_streams went past the array (a "
+               "loop from -1, or to <= count?)\n", count - 1, GUARD_EXTRA_MS);
+        ok = 0;
+    }
     ok &= host_returned_at_once("join_streams", host_ms, SPIN_MS);
     rig_destroy(&r);
     return ok;
