@@ -3,12 +3,12 @@
  * nobody sends stays NaN) and compares each point with the float64 CPU reference bit for bit.
  * The parts share one GPU (the logical mode: the split and the exchange are the same code
  * whatever the GPU of each part), except two_gpus, which needs two GPUs and skips on one.
- * late_edges delays the edge update of every other part, so that a send or an update that does
- * not wait for its event reads an old value; overlap holds every interior update until the
- * sends of the step have landed, which only a send on the comm stream can do. Every case also
- * fails a step that launches a part's kernels while another GPU than the part's is current
- * (parts.cu counts them): the guide says such a launch fails, but a CUDA 13 driver accepted it
- * and every value was right; with one GPU it cannot happen. */
+ * late_edges delays the edge update of the even parts, then of the odd ones, so that a send or
+ * an update that does not wait for its event reads an old value; overlap holds every interior
+ * update until the sends of the step have landed, which only a send on the comm stream can do.
+ * Every case also fails a step that launches a part's kernels while another GPU than the part's
+ * is current (parts.cu counts them): the guide says such a launch fails, but a CUDA 13 driver
+ * accepted it and every value was right; with one GPU it cannot happen. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,10 +62,10 @@ static int launched_on_own_gpu(const heat_rod *r)
     return 0;
 }
 
-/* One graded run: n points in `parts` parts on `gpus` GPUs, delay_ns > 0 delays the edges of
- * every other part (which ones, from the seed). */
-static int grade_rod(tut_grader *g, size_t n, int parts, int gpus, long long steps,
-                     unsigned long long delay_ns)
+/* One graded run: n points in `parts` parts on `gpus` GPUs; delay_ns > 0 delays the edges of
+ * the parts p with p % 2 == parity. */
+static int grade_rod_delayed(tut_grader *g, size_t n, int parts, int gpus, long long steps,
+                             unsigned long long delay_ns, int parity)
 {
     const double k = draw_k(g);
     double *u = (double *)tut_host_alloc(n * sizeof(double), "start");
@@ -76,13 +76,14 @@ static int grade_rod(tut_grader *g, size_t n, int parts, int gpus, long long ste
     int ok = create_poisoned(&r, n, parts, gpus, k);
     if (ok) {
         if (delay_ns > 0) {
-            r.delay_parity = (int)(tut_rng_next(&g->rng) & 1);
+            r.delay_parity = parity;
             r.delay_ns = delay_ns;
         }
         const heat_span last = heat_split_part(n, parts, parts - 1);
         printf("%zu points in %d part(s) of %zu .. %zu on %d GPU(s), %lld steps, k = %.6g%s\n",
                n, parts, last.count, heat_split_part(n, parts, 0).count, gpus, steps, k,
-               delay_ns ? ", edges of every other part delayed" : "");
+               delay_ns ? (parity ? ", edges of the odd parts delayed"
+                                  : ", edges of the even parts delayed") : "");
         heat_rod_scatter(&r, u);
         heat_rod_run(&r, HEAT_MULTI_P2P, steps);
         heat_rod_gather(&r, steps, got);
@@ -96,42 +97,56 @@ static int grade_rod(tut_grader *g, size_t n, int parts, int gpus, long long ste
     return ok;
 }
 
+static int grade_rod(tut_grader *g, size_t n, int parts, int gpus, long long steps)
+{
+    return grade_rod_delayed(g, n, parts, gpus, steps, 0, 0);
+}
+
+/* Both parities: a part that does not wait for its left neighbour's sends shows only when
+ * that neighbour's edges are late (a generated mutant skipped part 0's sends: a drawn parity
+ * caught it one run in two). */
+static int grade_rod_late(tut_grader *g, size_t n, int parts, int gpus, long long steps)
+{
+    const int even = grade_rod_delayed(g, n, parts, gpus, steps, 100000, 0);
+    return grade_rod_delayed(g, n, parts, gpus, steps, 100000, 1) && even;
+}
+
 static int draw_parts(tut_grader *g, int lo, int hi) { return (int)tut_grader_size(g, lo, hi); }
 
 /* One part: nothing to exchange; the walls only. */
 static int case_one_part(tut_grader *g)
 {
-    return grade_rod(g, tut_grader_odd(g, 3, 10001), 1, 1, draw_steps(g), 0);
+    return grade_rod(g, tut_grader_odd(g, 3, 10001), 1, 1, draw_steps(g));
 }
 
 /* As many points as parts: every part one point, its edges the same point. */
 static int case_parts_of_one(tut_grader *g)
 {
     const int parts = draw_parts(g, 2, 9);
-    return grade_rod(g, (size_t)parts, parts, 1, draw_steps(g), 0);
+    return grade_rod(g, (size_t)parts, parts, 1, draw_steps(g));
 }
 
 /* One point more than parts: the first part two points, the others one. */
 static int case_one_more(tut_grader *g)
 {
     const int parts = draw_parts(g, 2, 9);
-    return grade_rod(g, (size_t)parts + 1, parts, 1, draw_steps(g), 0);
+    return grade_rod(g, (size_t)parts + 1, parts, 1, draw_steps(g));
 }
 
 static int case_primes(tut_grader *g)
 {
     const int parts = draw_parts(g, 2, 7);
-    return grade_rod(g, tut_grader_prime(g, 11, 100003), parts, 1, draw_steps(g), 0);
+    return grade_rod(g, tut_grader_prime(g, 11, 100003), parts, 1, draw_steps(g));
 }
 
-/* Small parts (a short interior), every other part's edges 100 us late: a send that does not
- * wait for edges_done sends the old point, an update that does not wait for the neighbours'
- * `sent` reads an old halo. */
+/* Small parts (a short interior), the even parts' edges 100 us late, then the odd parts': a
+ * send that does not wait for edges_done sends the old point, an update that does not wait for
+ * the neighbours' `sent` reads an old halo. */
 static int case_late_edges(tut_grader *g)
 {
     const int parts = draw_parts(g, 3, 6);
     const size_t n = (size_t)parts * tut_grader_size(g, 3, 40) + tut_grader_size(g, 0, 2);
-    return grade_rod(g, n, parts, 1, 30, 100000);
+    return grade_rod_late(g, n, parts, 1, 30);
 }
 
 /* Two or more GPUs: two parts per GPU, so some neighbours share a GPU and some do not. */
@@ -148,8 +163,8 @@ static int case_two_gpus(tut_grader *g)
     }
     const int gpus = visible < 4 ? visible : 4;
     const size_t n = tut_grader_prime(g, 1009, 200003);
-    return grade_rod(g, n, 2 * gpus, gpus, draw_steps(g), 0) &&
-           grade_rod(g, n, gpus, gpus, 30, 100000);
+    return grade_rod(g, n, 2 * gpus, gpus, draw_steps(g)) &&
+           grade_rod_late(g, n, gpus, gpus, 30);
 }
 
 /* The sends of one step must land while the interior still runs: every interior update is
