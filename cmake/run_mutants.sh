@@ -75,7 +75,7 @@ test_one() { # name: runs the tests of the mutant's kernel until one fails
     start=$(date +%s)
     # A mutant that makes a kernel wait forever (a pipeline stage never freed) would hold the
     # slot until each test's own TIMEOUT (300 s for matmul's). MUTANT_HANG_S (default 240; the
-    # slowest mutant caught so far took 117 s) stops the whole ctest and the programs it started
+    # slowest mutant caught so far took 120 s) stops the whole ctest and the programs it started
     # (timeout signals its process group) and counts as caught: a submission that hangs loses
     # its points.
     timeout -s KILL "${MUTANT_HANG_S:-240}" \
