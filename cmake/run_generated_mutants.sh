@@ -34,7 +34,7 @@
 # (timeout)), DEADLINE_S (seconds of grading, default 420: no mutant starts A or B after
 # DEADLINE_S - C_RESERVE_S, none starts C or R after DEADLINE_S; those left are `not_run`, a
 # mutant left before R with killed_by <test>(timeout under load; not re-run)), C_RESERVE_S
-# (default DEADLINE_S / 5), ARCHS (default native), BUILD_ONLY (set: configure and build, then
+# (default DEADLINE_S / 5), ARCHS (default native), BUILD_ONLY (1: configure and build, then
 # stop). CMAKE and CTEST name the programs (a CPU test runs this script with stand-ins). Exit 0
 # when the run completed, 1 when a mutant survived (in full or partly) that is not listed as
 # equivalent, or a listed one was killed; 2 on bad usage.
@@ -59,7 +59,11 @@ equivalents=$src/cmake/generated_mutants_equivalent.txt
 work=$out/generated-logs
 # Nothing of a previous run may stand for this one: its logs, results and reports go.
 rm -rf "$work"
-rm -f "$out/generated-mutants.csv" "$out/generated-mutants-summary.csv" "$out/generated-mutants.txt"
+build_only=0
+[[ ${BUILD_ONLY:-0} == 1 ]] && build_only=1
+# (a build-only run leaves the reports of the last full run in <out dir>)
+[[ $build_only == 1 ]] ||
+  rm -f "$out/generated-mutants.csv" "$out/generated-mutants-summary.csv" "$out/generated-mutants.txt"
 mkdir -p "$work"
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
@@ -95,7 +99,7 @@ keep_going=(-k); [[ ${#generator[@]} -gt 0 ]] && keep_going=(-k 0)
 echo "== built ($(( $(date +%s) - t0 )) s)"
 # BUILD_ONLY=1: stop here (a GPU machine builds while its GPUs do other work; the grading run
 # then configures and links again, and finds the objects in place).
-[[ -n ${BUILD_ONLY:-} ]] && exit 0
+[[ $build_only == 1 ]] && exit 0
 
 declare -A exercise chapter verdict by skipped skipped_tests ran killed_in
 for row in "${names[@]}"; do

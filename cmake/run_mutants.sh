@@ -10,7 +10,8 @@
 # Each build configures its chapter, asks ctest which programs the label's tests run and builds
 # those alone (with Ninja; the whole chapter otherwise). Builds run in parallel (two compile jobs
 # each); each mutant's tests start when its build ends, at most MUTANT_TEST_JOBS (default 4)
-# mutants' tests at once on the GPU.
+# mutants' tests at once on the GPU. MUTANT_TEST_TIMEOUT (default 300): the limit, in seconds, of
+# a test that has none of its own.
 set -uo pipefail
 src=$(cd "$1" && pwd)
 bin=$(cd "$2" && pwd)
@@ -73,15 +74,13 @@ test_one() { # name: runs the tests of the mutant's kernel until one fails
         sleep 1
     done
     start=$(date +%s)
-    # A mutant that makes a kernel wait forever (a pipeline stage never freed) would hold the
-    # slot until each test's own TIMEOUT (300 s for matmul's). MUTANT_HANG_S (default 240; the
-    # slowest mutant caught so far took 120 s) stops the whole ctest and the programs it started
-    # (timeout signals its process group) and counts as caught: a submission that hangs loses
-    # its points.
-    timeout -s KILL "${MUTANT_HANG_S:-240}" \
-        ctest --test-dir "$work/$name" -L "^${label//./\\.}\$" -j 2 --stop-on-failure --timeout 600 \
-        >"$work/$name.test.log" 2>&1
-    [[ $? -eq 137 ]] && echo "99 - tests-hung-${MUTANT_HANG_S:-240}s (Timeout)" >>"$work/$name.test.log"
+    # A test without a TIMEOUT of its own stops after MUTANT_TEST_TIMEOUT s (default 300; a
+    # caught mutant's tests took 120 s at most under this load), the others at their own (300 s
+    # for matmul's, 600 for a sanitizer's): a kernel that never ends (a pipeline stage refilled
+    # before it is free) fails that test as "Timeout", named like any other failure. No limit on
+    # the whole label: a survivor runs every test of its label to the end.
+    ctest --test-dir "$work/$name" -L "^${label//./\\.}\$" -j 2 --stop-on-failure \
+        --timeout "${MUTANT_TEST_TIMEOUT:-300}" >"$work/$name.test.log" 2>&1
     echo $(($(date +%s) - start)) >"$work/$name.seconds"
     exec {fd}>&-
 }

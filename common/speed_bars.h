@@ -5,7 +5,7 @@
  * A grade must not turn on noise: every bar sits at least 15% below the slowest ratio the
  * solution reached and at least 15% above the fastest ratio a correct-but-slow corpus entry
  * (tests/mistakes/, `expect: <id>.speed`) reached, over repeated runs on an H100
- * (.gpu/speedbars.sh measures them; docs/results/gpu-check/speed_distributions.h100.csv holds
+ * (tools/speedbars.sh measures them; docs/results/gpu-check/speed_distributions.h100.csv holds
  * them; the CPU test common.speed_bars.margin checks every bar below against that file). To
  * move a bar: change its number here, then run the CPU test. */
 #ifndef TUTORIAL_SPEED_BARS_H

@@ -1,7 +1,7 @@
 /* The grid of the multi-GPU programs' grid-stride kernels (multi_kernels.cu), in plain C: the
  * kernels' launcher asks it with the current GPU's SM count and the occupancy API's blocks per
- * SM; the CPU test grid_tests.c asks it with every GPU of common/gpu_table.h, so what a GPU
- * launches is what the test checked for it. */
+ * SM; the CPU test grid_tests.c asks it with every GPU of common/gpu_table.h and blocks per SM
+ * computed from register counts ptxas reported (which a later compiler may change). */
 #ifndef MULTI_GRID_H
 #define MULTI_GRID_H
 

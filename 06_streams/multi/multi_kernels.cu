@@ -10,7 +10,8 @@
 
 /* A grid that fills the current device: its SM count times the blocks of `kernel` that fit on
  * one SM (occupancy API), at most what n needs (multi_grid.h). Asked once per device and kernel:
- * the ring launches its reductions by the hundred per all-reduce. */
+ * the ring launches its reductions by the hundred per all-reduce. The table is not locked: every
+ * program here drives its GPUs from one host thread (one thread per GPU would need a lock). */
 typedef struct {
     const void *kernel;
     int device, sms, per_sm;

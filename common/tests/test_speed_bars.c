@@ -1,6 +1,6 @@
 /* The speed bars have margin (common/speed_bars.h): every bar at least 15% below the slowest
  * ratio its solution reached and at least 15% above the fastest ratio a correct-but-slow corpus
- * entry reached, in the distributions .gpu/speedbars.sh measured on a GPU
+ * entry reached, in the distributions tools/speedbars.sh measured on a GPU
  * (docs/results/gpu-check/speed_distributions.h100.csv, committed by the lead).
  *
  *   test_speed_bars fixture <folder>   the check itself, on made-up distributions
