@@ -72,7 +72,7 @@ void heat_launch_edges(heat_rod *r, int p, int in)
 {
     const heat_part *part = &r->part[p];
     note_current(r, p);
-    if (r->delay_parity >= 0 && p % 2 == r->delay_parity && r->delay_ns > 0) {
+    if (p == r->delay_part && r->delay_ns > 0) {
         heat_delay_kernel<<<1, 1, 0, part->compute>>>(r->delay_ns);
         LAUNCH_CHECK();
     }
@@ -138,7 +138,7 @@ int heat_rod_create(heat_rod *r, size_t n, int parts, int gpus, double k, int th
                     char *why, size_t len)
 {
     memset(r, 0, sizeof *r);
-    r->delay_parity = -1;
+    r->delay_part = -1;
     int visible = 0, skip = 0;
     CUDA_CHECK(cudaGetDeviceCount(&visible));
     if (!heat_split_check(n, parts, gpus, visible, &skip, why, len))
@@ -150,7 +150,7 @@ int heat_rod_create(heat_rod *r, size_t n, int parts, int gpus, double k, int th
         return 0;
     /* launch.blocks (for all n points) caps every part's grid as it caps the one-GPU kernel's */
     *r = (heat_rod){.n = n, .parts = parts, .gpus = gpus, .k = k, .threads = launch.threads,
-                    .delay_parity = -1};
+                    .delay_part = -1};
     r->part = (heat_part *)calloc((size_t)parts, sizeof(heat_part));
     if (!r->part) {
         snprintf(why, len, "out of host memory for %d parts", parts);

@@ -49,11 +49,11 @@ typedef struct {
     int peer_pairs;    /* neighbouring parts on different GPUs with peer access enabled */
     int staged_pairs;  /* ... without (the runtime stages the copy through the host) */
     void *nccl;        /* the NCCL communicators, when made (nccl_step.cu) */
-    /* Test hooks (the grader): parts with p % 2 == delay_parity (-1: none) run a kernel of
-     * delay_ns nanoseconds before their edge points, so a send that does not wait for them
-     * reads the old values; with hold set (mapped host memory), each interior update is
-     * followed by a kernel that spins until *hold is 0 (or hold_timeout_ns passes). */
-    int delay_parity;
+    /* Test hooks (the grader): part delay_part (-1: none) runs a kernel of delay_ns nanoseconds
+     * before its edge points, so a send that does not wait for them reads the old values; with
+     * hold set (mapped host memory), each interior update is followed by a kernel that spins
+     * until *hold is 0 (or hold_timeout_ns passes). */
+    int delay_part;
     unsigned long long delay_ns;
     volatile int *hold;
     unsigned long long hold_timeout_ns;

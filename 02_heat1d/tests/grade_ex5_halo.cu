@@ -3,7 +3,7 @@
  * nobody sends stays NaN) and compares each point with the float64 CPU reference bit for bit.
  * The parts share one GPU (the logical mode: the split and the exchange are the same code
  * whatever the GPU of each part), except two_gpus, which needs two GPUs and skips on one.
- * late_edges delays the edge update of the even parts, then of the odd ones, so that a send or
+ * late_edges delays the edge update of one part at a time, each in turn, so that a send or
  * an update that does not wait for its event reads an old value; overlap holds every interior
  * update until the sends of the step have landed, which only a send on the comm stream can do.
  * Every case also fails a step that launches a part's kernels while another GPU than the part's
@@ -63,9 +63,9 @@ static int launched_on_own_gpu(const heat_rod *r)
 }
 
 /* One graded run: n points in `parts` parts on `gpus` GPUs; delay_ns > 0 delays the edges of
- * the parts p with p % 2 == parity. */
+ * part `late` in every step. */
 static int grade_rod_delayed(tut_grader *g, size_t n, int parts, int gpus, long long steps,
-                             unsigned long long delay_ns, int parity)
+                             unsigned long long delay_ns, int late)
 {
     const double k = draw_k(g);
     double *u = (double *)tut_host_alloc(n * sizeof(double), "start");
@@ -76,14 +76,15 @@ static int grade_rod_delayed(tut_grader *g, size_t n, int parts, int gpus, long 
     int ok = create_poisoned(&r, n, parts, gpus, k);
     if (ok) {
         if (delay_ns > 0) {
-            r.delay_parity = parity;
+            r.delay_part = late;
             r.delay_ns = delay_ns;
         }
         const heat_span last = heat_split_part(n, parts, parts - 1);
-        printf("%zu points in %d part(s) of %zu .. %zu on %d GPU(s), %lld steps, k = %.6g%s\n",
-               n, parts, last.count, heat_split_part(n, parts, 0).count, gpus, steps, k,
-               delay_ns ? (parity ? ", edges of the odd parts delayed"
-                                  : ", edges of the even parts delayed") : "");
+        printf("%zu points in %d part(s) of %zu .. %zu on %d GPU(s), %lld steps, k = %.6g",
+               n, parts, last.count, heat_split_part(n, parts, 0).count, gpus, steps, k);
+        if (delay_ns > 0)
+            printf(", part %d's edges %.1f ms late every step", late, delay_ns * 1e-6);
+        printf("\n");
         heat_rod_scatter(&r, u);
         heat_rod_run(&r, HEAT_MULTI_P2P, steps);
         heat_rod_gather(&r, steps, got);
@@ -99,16 +100,20 @@ static int grade_rod_delayed(tut_grader *g, size_t n, int parts, int gpus, long 
 
 static int grade_rod(tut_grader *g, size_t n, int parts, int gpus, long long steps)
 {
-    return grade_rod_delayed(g, n, parts, gpus, steps, 0, 0);
+    return grade_rod_delayed(g, n, parts, gpus, steps, 0, -1);
 }
 
-/* Both parities: a part that does not wait for its left neighbour's sends shows only when
- * that neighbour's edges are late (a generated mutant skipped part 0's sends: a drawn parity
- * caught it one run in two). */
+/* Each part late in turn, by LATE_NS a step (well past the host's time to queue a step): a part
+ * that does not wait for one neighbour's sends reads an old halo when that neighbour alone is
+ * late (a generated mutant that skipped part 0's sends survived delays of every other part,
+ * which made part 1's other neighbour late too). */
+#define LATE_NS 1000000ull
 static int grade_rod_late(tut_grader *g, size_t n, int parts, int gpus, long long steps)
 {
-    const int even = grade_rod_delayed(g, n, parts, gpus, steps, 100000, 0);
-    return grade_rod_delayed(g, n, parts, gpus, steps, 100000, 1) && even;
+    int ok = 1;
+    for (int late = 0; late < parts; ++late)
+        ok &= grade_rod_delayed(g, n, parts, gpus, steps, LATE_NS, late);
+    return ok;
 }
 
 static int draw_parts(tut_grader *g, int lo, int hi) { return (int)tut_grader_size(g, lo, hi); }
@@ -139,9 +144,9 @@ static int case_primes(tut_grader *g)
     return grade_rod(g, tut_grader_prime(g, 11, 100003), parts, 1, draw_steps(g));
 }
 
-/* Small parts (a short interior), the even parts' edges 100 us late, then the odd parts': a
+/* Small parts (a short interior), one part's edges 1 ms late every step, each part in turn: a
  * send that does not wait for edges_done sends the old point, an update that does not wait for
- * the neighbours' `sent` reads an old halo. */
+ * a neighbour's `sent` reads an old halo. */
 static int case_late_edges(tut_grader *g)
 {
     const int parts = draw_parts(g, 3, 6);
