@@ -74,9 +74,7 @@ void heat_nccl_step(heat_rod *r, long long s, int overlap)
     for (int p = 0; p < r->parts; ++p) {
         heat_part *me = &r->part[p];
         CUDA_CHECK(cudaSetDevice(me->device));
-        for (int q = p - 1; q <= p + 1; ++q)
-            if (q >= 0 && q < r->parts)
-                CUDA_CHECK(cudaStreamWaitEvent(me->compute, r->part[q].sent, 0));
+        heat_wait_for_sends(r, p);
         if (overlap) {
             heat_launch_edges(r, p, in);
             CUDA_CHECK(cudaEventRecord(me->edges_done, me->compute));

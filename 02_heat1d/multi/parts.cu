@@ -251,6 +251,13 @@ void heat_rod_sync(const heat_rod *r)
     }
 }
 
+void heat_wait_for_sends(heat_rod *r, int p)
+{
+    for (int q = p - 1; q <= p + 1; ++q)
+        if (q >= 0 && q < r->parts)
+            CUDA_CHECK(cudaStreamWaitEvent(r->part[p].compute, r->part[q].sent, 0));
+}
+
 /* Without overlap: the whole update, then the sends on the same (compute) stream, so the
  * exchange waits for the interior and the next step waits for the exchange. */
 void heat_serial_step(heat_rod *r, long long s)
@@ -259,9 +266,7 @@ void heat_serial_step(heat_rod *r, long long s)
     for (int p = 0; p < r->parts; ++p) {
         heat_part *me = &r->part[p];
         CUDA_CHECK(cudaSetDevice(me->device));
-        for (int q = p - 1; q <= p + 1; ++q)
-            if (q >= 0 && q < r->parts)
-                CUDA_CHECK(cudaStreamWaitEvent(me->compute, r->part[q].sent, 0));
+        heat_wait_for_sends(r, p);
         heat_launch_whole(r, p, in);
     }
     for (int p = 0; p < r->parts; ++p) {

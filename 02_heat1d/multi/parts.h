@@ -86,6 +86,11 @@ void heat_launch_edges(heat_rod *r, int p, int in);
 void heat_launch_interior(heat_rod *r, int p, int in);
 void heat_launch_whole(heat_rod *r, int p, int in);
 
+/* Part p's compute stream waits for the last `sent` of part p and of its neighbours: the halos
+ * it reads have landed, and the edge points it overwrites were sent (the serial and NCCL steps;
+ * overlap_step.cu writes the same loop out, as the exercise asks). */
+void heat_wait_for_sends(heat_rod *r, int p);
+
 /* One step of each variant. heat_overlap_step is overlap_step.cu (exercise ex02.5). */
 void heat_overlap_step(heat_rod *r, long long s);
 void heat_serial_step(heat_rod *r, long long s);
