@@ -60,6 +60,17 @@ function(_tutorial_resolve out)
   set(${out} ${cmd} PARENT_SCOPE)
 endfunction()
 
+# TUTORIAL_TEST_TIMEOUT_CAP (seconds; empty: none): no test of tutorial_test gets a longer limit,
+# its own TIMEOUT and a sanitizer test's 600 s included. The declared mutants' builds set it
+# (cmake/run_mutants.sh), so that a kernel that never ends is stopped there.
+set(TUTORIAL_TEST_TIMEOUT_CAP "" CACHE STRING "Largest time limit of any test, in seconds (empty: none)")
+function(_tutorial_capped_timeout seconds out)
+  if(TUTORIAL_TEST_TIMEOUT_CAP AND seconds GREATER TUTORIAL_TEST_TIMEOUT_CAP)
+    set(seconds ${TUTORIAL_TEST_TIMEOUT_CAP})
+  endif()
+  set(${out} ${seconds} PARENT_SCOPE)
+endfunction()
+
 function(tutorial_test)
   cmake_parse_arguments(T "GPU;SERIAL" "NAME;EXPECT_EXIT;EXPECT_OUTPUT;TIMEOUT"
                         "COMMAND;SANITIZE;LABELS" ${ARGN})
@@ -90,7 +101,10 @@ function(tutorial_test)
                          SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]")
   endif()
   if(T_TIMEOUT)
-    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+    _tutorial_capped_timeout(${T_TIMEOUT} limit)
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${limit})
+  elseif(TUTORIAL_TEST_TIMEOUT_CAP)
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${TUTORIAL_TEST_TIMEOUT_CAP})
   endif()
   if(T_SERIAL)
     set_tests_properties(${T_NAME} PROPERTIES RUN_SERIAL TRUE)
@@ -102,6 +116,7 @@ function(tutorial_test)
   if("exercise" IN_LIST T_LABELS)
     set(required ON)
   endif()
+  _tutorial_capped_timeout(600 sanitizer_limit)
   foreach(tool IN LISTS T_SANITIZE)
     set(name ${T_NAME}.${tool})
     add_test(NAME ${name}
@@ -109,7 +124,7 @@ function(tutorial_test)
                      "-DPROBE=$<TARGET_FILE:tutorial_gpu_probe>" -DREQUIRED=${required}
                      -P ${TUTORIAL_CMAKE_DIR}/RunSanitizer.cmake -- ${cmd})
     set_tests_properties(${name} PROPERTIES LABELS "${chapter};gpu;sanitizer"
-                         SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]" TIMEOUT 600)
+                         SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]" TIMEOUT ${sanitizer_limit})
   endforeach()
 endfunction()
 

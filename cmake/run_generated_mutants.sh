@@ -34,8 +34,8 @@
 # (timeout)), DEADLINE_S (seconds of grading, default 420: no mutant starts A or B after
 # DEADLINE_S - C_RESERVE_S, none starts C or R after DEADLINE_S; those left are `not_run`, a
 # mutant left before R with killed_by <test>(timeout under load; not re-run)), C_RESERVE_S
-# (default DEADLINE_S / 5), ARCHS (default native), BUILD_ONLY (1: configure and build, then
-# stop). CMAKE and CTEST name the programs (a CPU test runs this script with stand-ins). Exit 0
+# (default DEADLINE_S / 5), R_TIMEOUT (s: R's limit where a test's own is longer; default none),
+# ARCHS (default native), BUILD_ONLY (1: configure and build, then stop). CMAKE and CTEST name the programs (a CPU test runs this script with stand-ins). Exit 0
 # when the run completed, 1 when a mutant survived (in full or partly) that is not listed as
 # equivalent, or a listed one was killed; 2 on bad usage.
 set -uo pipefail
@@ -69,11 +69,12 @@ generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 t0=$(date +%s)
 
-# configure <seconds, or empty for the tests' own limits>
+# configure <seconds, or empty for the tests' own limits (no longer than R_TIMEOUT if set)>
 configure() {
   "$cmake" -S "$src" -B "$bin" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES="$archs" -DTUTORIAL_MISTAKES=OFF \
-    -DTUTORIAL_GENERATED_MUTANTS="$mut" -DTUTORIAL_GENERATED_TEST_TIMEOUT="$1"
+    -DTUTORIAL_GENERATED_MUTANTS="$mut" -DTUTORIAL_GENERATED_TEST_TIMEOUT="$1" \
+    -DTUTORIAL_TEST_TIMEOUT_CAP="${R_TIMEOUT:-}"
 }
 echo "== configure ($bin)"
 configure "$timeout" >"$work/configure.log" 2>&1 ||

@@ -17,6 +17,7 @@
 #define TUT_SPEED_BAR_EX01_1 0.30 /* grid-stride loop: GB/s / cudaMemcpy's GB/s */
 #define TUT_SPEED_BAR_EX01_2 0.60 /* float4 kernel: GB/s / cudaMemcpy's GB/s */
 #define TUT_SPEED_BAR_EX02_3 10.0 /* registers kernel: steps/s / grid.sync() kernel's */
+#define TUT_SPEED_BAR_EX03_1 0.30 /* session starts: events/s / a copy of 24 bytes per event */
 #define TUT_SPEED_BAR_EX03_2 0.45 /* warp max-scan: events/s / a copy of 24 bytes per event */
 #define TUT_SPEED_BAR_EX03_3 0.25 /* three-phase scan: events/s / a copy of 24 bytes per event */
 #define TUT_SPEED_BAR_EX04_3 0.40 /* fused counter: samples/s / (multiply ceiling / 10) */
@@ -33,6 +34,7 @@
     X("ex01.1", TUT_SPEED_BAR_EX01_1)                                                          \
     X("ex01.2", TUT_SPEED_BAR_EX01_2)                                                          \
     X("ex02.3", TUT_SPEED_BAR_EX02_3)                                                          \
+    X("ex03.1", TUT_SPEED_BAR_EX03_1)                                                          \
     X("ex03.2", TUT_SPEED_BAR_EX03_2)                                                          \
     X("ex03.3", TUT_SPEED_BAR_EX03_3)                                                          \
     X("ex04.3", TUT_SPEED_BAR_EX04_3)                                                          \

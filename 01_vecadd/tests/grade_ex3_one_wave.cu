@@ -89,6 +89,10 @@ static int case_every_gpu(tut_grader *g)
         const kernel_resources streaming = {16, 0};
         ok &= check_choice(dev, streaming, (size_t)1 << 28);
         ok &= check_choice(dev, streaming, 0); /* no work: still one block, never 0 */
+        /* a kernel whose static shared memory fills no SM: not even one warp fits, so 0 threads
+         * and 0 blocks, which the caller refuses (never a grid of 1 block of 0 threads) */
+        const kernel_resources too_big = {16, (size_t)dev->shared_per_sm + 1};
+        ok &= check_choice(dev, too_big, 1000);
         for (int j = 0; j < 8; ++j) {
             ok &= check_choice(dev, random_kernel(g), random_items(g, j));
             ++checked;
