@@ -64,6 +64,10 @@ endfunction()
 # its own TIMEOUT and a sanitizer test's 600 s included. The declared mutants' builds set it
 # (cmake/run_mutants.sh), so that a kernel that never ends is stopped there.
 set(TUTORIAL_TEST_TIMEOUT_CAP "" CACHE STRING "Largest time limit of any test, in seconds (empty: none)")
+if(TUTORIAL_TEST_TIMEOUT_CAP AND NOT TUTORIAL_TEST_TIMEOUT_CAP MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "TUTORIAL_TEST_TIMEOUT_CAP: '${TUTORIAL_TEST_TIMEOUT_CAP}' is not a whole "
+                      "number of seconds")
+endif()
 function(_tutorial_capped_timeout seconds out)
   if(TUTORIAL_TEST_TIMEOUT_CAP AND seconds GREATER TUTORIAL_TEST_TIMEOUT_CAP)
     set(seconds ${TUTORIAL_TEST_TIMEOUT_CAP})

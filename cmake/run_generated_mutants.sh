@@ -69,12 +69,12 @@ generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 t0=$(date +%s)
 
-# configure <seconds, or empty for the tests' own limits (no longer than R_TIMEOUT if set)>
+# configure <seconds, or empty for the tests' own limits> [<cap on the tests' own limits>]
 configure() {
   "$cmake" -S "$src" -B "$bin" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES="$archs" -DTUTORIAL_MISTAKES=OFF \
     -DTUTORIAL_GENERATED_MUTANTS="$mut" -DTUTORIAL_GENERATED_TEST_TIMEOUT="$1" \
-    -DTUTORIAL_TEST_TIMEOUT_CAP="${R_TIMEOUT:-}"
+    -DTUTORIAL_TEST_TIMEOUT_CAP="${2:-}"
 }
 echo "== configure ($bin)"
 configure "$timeout" >"$work/configure.log" 2>&1 ||
@@ -212,7 +212,7 @@ echo "== phase R: ${#suspects[@]} mutants only timed out, 1 at a time, own limit
 if [[ ${#suspects[@]} -gt 0 ]]; then
   reconfigured=no
   if (( $(date +%s) < stop_c )); then
-    if configure "" >"$work/reconfigure.log" 2>&1; then
+    if configure "" "${R_TIMEOUT:-}" >"$work/reconfigure.log" 2>&1; then
       reconfigured=yes
     else
       echo "configure with the tests' own limits failed: $work/reconfigure.log"

@@ -1,5 +1,7 @@
 /* EXERCISE ex03.1 (session starts as a map; docs/03_sessionize_exercises.md): write the body of
- * session_start_kernel below; the rest is complete. The grader is tests/grade_ex1_starts.cu.
+ * session_start_kernel below; the rest is complete. Keep the kernel's name and parameters (they
+ * are declared in session_starts.h): the grader, tests/grade_ex1_starts.cu, also launches it
+ * itself on grids of its own.
  * Grade it (the loop: docs/exercises.md):
  *     cmake --build build-exercises --target ex03.1
  *
