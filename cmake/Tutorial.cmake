@@ -64,7 +64,8 @@ endfunction()
 # its own TIMEOUT and a sanitizer test's 600 s included. The declared mutants' builds set it
 # (cmake/run_mutants.sh), so that a kernel that never ends is stopped there.
 set(TUTORIAL_TEST_TIMEOUT_CAP "" CACHE STRING "Largest time limit of any test, in seconds (empty: none)")
-if(TUTORIAL_TEST_TIMEOUT_CAP AND NOT TUTORIAL_TEST_TIMEOUT_CAP MATCHES "^[1-9][0-9]*$")
+if(NOT TUTORIAL_TEST_TIMEOUT_CAP STREQUAL "" AND
+   NOT TUTORIAL_TEST_TIMEOUT_CAP MATCHES "^[1-9][0-9]*$")
   message(FATAL_ERROR "TUTORIAL_TEST_TIMEOUT_CAP: '${TUTORIAL_TEST_TIMEOUT_CAP}' is not a whole "
                       "number of seconds")
 endif()

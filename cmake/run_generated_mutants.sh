@@ -40,6 +40,9 @@
 # equivalent, or a listed one was killed; 2 on bad usage.
 set -uo pipefail
 [[ $# -eq 4 ]] || { sed -n 2,4p "$0"; exit 2; }
+for v in TEST_TIMEOUT R_TIMEOUT; do # whole seconds, checked before a run that could waste them
+  [[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$v: '${!v}' is not a whole number of seconds"; exit 2; }
+done
 src=$(cd "$1" && pwd)
 mut=$(cd "$2" && pwd)
 bin=$3

@@ -13,6 +13,8 @@
 # mutants' tests at once on the GPU. MUTANT_TEST_TIMEOUT (default 240): the limit, in seconds, of
 # every test, its own limit included.
 set -uo pipefail
+[[ ${MUTANT_TEST_TIMEOUT:-240} =~ ^[1-9][0-9]*$ ]] ||
+    { echo "MUTANT_TEST_TIMEOUT: '${MUTANT_TEST_TIMEOUT}' is not a whole number of seconds"; exit 2; }
 src=$(cd "$1" && pwd)
 bin=$(cd "$2" && pwd)
 archs=${3:-native}

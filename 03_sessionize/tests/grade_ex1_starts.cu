@@ -150,7 +150,8 @@ static int case_grids(tut_grader *g)
      * launch fails whatever the kernel's loop does. */
     cudaFuncAttributes attr;
     CUDA_CHECK(cudaFuncGetAttributes(&attr, session_start_kernel));
-    const unsigned most = attr.maxThreadsPerBlock >= 32 ? attr.maxThreadsPerBlock / 32 * 32 : 1;
+    const unsigned most = attr.maxThreadsPerBlock >= 32 ? attr.maxThreadsPerBlock / 32 * 32
+                                                        : (unsigned)attr.maxThreadsPerBlock;
     start_grid grids[5] = {
         {1, 256},
         {1, 1},
@@ -163,9 +164,9 @@ static int case_grids(tut_grader *g)
         if (grids[k].threads > most)
             grids[k].threads = most;
         const int64_t threads = (int64_t)grids[k].blocks * grids[k].threads;
-        /* 2 to 5 times the grid's threads and a remainder short of one more (none for 1) */
+        /* 2 to 5 times the grid's threads and a remainder short of one more (0: a multiple) */
         const int64_t n = threads * (int64_t)tut_grader_size(g, 2, 5) +
-                          (threads > 1 ? (int64_t)tut_grader_size(g, 1, (size_t)threads - 1) : 0);
+                          (int64_t)tut_grader_size(g, 0, (size_t)threads - 1);
         graded_events e = grading_events(g, EVENTS_MIXED, n, -1);
         ok &= check_starts_on(e.user, e.ts, e.n, e.timeout, grids[k]);
         grading_events_free(&e);

@@ -69,6 +69,7 @@ typedef struct {
     cudaStream_t guard;                   /* what streams[-1] reads: keep it next to stream[] */
     cudaStream_t stream[MAX_STREAMS + 1]; /* stream[count] is the guard too */
     cudaEvent_t event, stop;
+    cudaEvent_t spun[MAX_STREAMS]; /* the grader's: recorded after each spin, before the call */
     int count;
     int *flags; /* device: FLAGS ints: the streams', the total, the guard's two */
 } rig;
@@ -88,6 +89,8 @@ static void rig_create(rig *r, int count)
     r->stream[count] = r->guard;
     CUDA_CHECK(cudaEventCreateWithFlags(&r->event, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&r->stop, cudaEventDisableTiming));
+    for (int s = 0; s < count; ++s)
+        CUDA_CHECK(cudaEventCreateWithFlags(&r->spun[s], cudaEventDisableTiming));
     r->flags = (int *)tut_device_alloc(FLAGS * sizeof(int), "flags");
 }
 
@@ -116,14 +119,18 @@ static void rig_destroy(rig *r)
     CUDA_CHECK(cudaStreamDestroy(r->origin));
     CUDA_CHECK(cudaEventDestroy(r->event));
     CUDA_CHECK(cudaEventDestroy(r->stop));
+    for (int s = 0; s < r->count; ++s)
+        CUDA_CHECK(cudaEventDestroy(r->spun[s]));
     tut_device_free(r->flags);
 }
 
 /* A fork or join must not make the host wait for the GPU. A call waited only if it took half
- * the shortest spin or more AND a stream that spun (`spun`: the origin's after a fork, the first
- * idle stream's after a join, queried right after the call) was already idle when it returned:
- * a call that waited for a spin returns with that stream idle, while a host that was merely
- * slower than half a spin (another program on the CPU) returns with every spin going. */
+ * the shortest spin or more AND a spin was over when it returned (`spun`: cudaEventQuery, right
+ * after the call, of the grader's events recorded after the spins and before the call: the
+ * origin's after a fork, the first stream's found complete after a join; events, not streams,
+ * so that work the call itself queued after its wait does not hide the wait): a call that
+ * waited for a spin returns with it over, while a host that was merely slower than half a spin
+ * (another program on the CPU) returns with every spin going. */
 static int host_waited(double host_ms, double shortest_spin_ms, cudaError_t spun)
 {
     if (spun != cudaErrorNotReady)
@@ -151,10 +158,11 @@ static int fork_waits_again(rig *r)
     CUDA_CHECK(cudaDeviceSynchronize());
     spin_then_set<<<1, 1, 0, r->origin>>>(r->flags + TOTAL, (unsigned long long)(SPIN_MS * 1e6));
     LAUNCH_CHECK();
+    CUDA_CHECK(cudaEventRecord(r->spun[0], r->origin));
     const double t0 = tut_cpu_seconds();
     fork_streams(r->origin, r->stream, r->count, r->event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
-    const int waited = host_waited(host_ms, SPIN_MS, cudaStreamQuery(r->origin));
+    const int waited = host_waited(host_ms, SPIN_MS, cudaEventQuery(r->spun[0]));
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -169,13 +177,14 @@ static int join_waits_again(rig *r)
         spin_then_set<<<1, 1, 0, r->stream[s]>>>(r->flags + s,
                                                    (unsigned long long)(SPIN_MS * 1e6));
         LAUNCH_CHECK();
+        CUDA_CHECK(cudaEventRecord(r->spun[s], r->stream[s]));
     }
     const double t0 = tut_cpu_seconds();
     join_streams(r->origin, r->stream, r->count, r->event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
     cudaError_t spun = cudaErrorNotReady;
     for (int s = 0; s < r->count && spun == cudaErrorNotReady; ++s)
-        spun = cudaStreamQuery(r->stream[s]);
+        spun = cudaEventQuery(r->spun[s]);
     const int waited = host_waited(host_ms, SPIN_MS, spun);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
@@ -283,10 +292,11 @@ static int test_fork(int count)
     CUDA_CHECK(cudaDeviceSynchronize());
     spin_then_set<<<1, 1, 0, r.origin>>>(r.flags, (unsigned long long)(SPIN_MS * 1e6));
     LAUNCH_CHECK();
+    CUDA_CHECK(cudaEventRecord(r.spun[0], r.origin));
     const double t0 = tut_cpu_seconds();
     fork_streams(r.origin, r.stream, count, r.event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
-    const cudaError_t origin_spun = cudaStreamQuery(r.origin);
+    const cudaError_t origin_spun = cudaEventQuery(r.spun[0]);
     for (int s = 0; s < count; ++s) {
         read_flag<<<1, 1, 0, r.stream[s]>>>(r.flags, seen + s);
         LAUNCH_CHECK();
@@ -308,17 +318,20 @@ static int test_fork(int count)
     int ok = tut_check_i32(label, got, want, (size_t)count);
     if (!ok)
         printf("  (0: that stream's kernel ran before the origin's work had finished)\n");
+    /* a fork that made the host wait also delays the guard's read: that verdict first */
+    const int at_once = host_returned_at_once("fork_streams", host_ms,
+                                              host_waited(host_ms, SPIN_MS, origin_spun),
+                                              fork_waits_again, &r);
+    ok &= at_once;
     /* a guard that tripped counts only if the grader's own fork and join still pass its checks
      * on these streams now and the student's fork trips it again (another program busy on the
      * GPU or the CPU can delay the guard's read once) */
-    if (guarded && guard_seen != 0 && guard_usable(&r) && fork_trips_again(&r)) {
+    if (at_once && guarded && guard_seen != 0 && guard_usable(&r) && fork_trips_again(&r)) {
         printf("FAIL: the stream just before streams[0] or just after streams[%d] waited for the "
                "origin: fork_streams went past the array (a loop from -1, or to <= count?)\n",
                count - 1);
         ok = 0;
     }
-    ok &= host_returned_at_once("fork_streams", host_ms,
-                                host_waited(host_ms, SPIN_MS, origin_spun), fork_waits_again, &r);
     rig_destroy(&r);
     return ok;
 }
@@ -350,6 +363,7 @@ static int test_join(tut_grader *g, int count, int longest)
         spin_then_set<<<1, 1, 0, r.stream[s]>>>(r.flags + s,
                                                   (unsigned long long)(spin_ms[s] * 1e6));
         LAUNCH_CHECK();
+        CUDA_CHECK(cudaEventRecord(r.spun[s], r.stream[s]));
     }
     /* the guard, outside the array: the join must not wait for it */
     if (guarded) {
@@ -361,9 +375,9 @@ static int test_join(tut_grader *g, int count, int longest)
     const double t0 = tut_cpu_seconds();
     join_streams(r.origin, r.stream, count, r.event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
-    cudaError_t any_spun = cudaErrorNotReady; /* cudaSuccess if some stream was idle already */
+    cudaError_t any_spun = cudaErrorNotReady; /* cudaSuccess if some spin was over already */
     for (int s = 0; s < count && any_spun == cudaErrorNotReady; ++s)
-        any_spun = cudaStreamQuery(r.stream[s]);
+        any_spun = cudaEventQuery(r.spun[s]);
     count_flags<<<1, 1, 0, r.origin>>>(r.flags, count, total);
     LAUNCH_CHECK();
     CUDA_CHECK(cudaEventRecord(r.stop, r.origin));
@@ -389,14 +403,17 @@ static int test_join(tut_grader *g, int count, int longest)
     snprintf(label, sizeof label, "  join of %d streams: flags set when the origin counted", count);
     int ok = tut_check_scalar(label, (double)got, (double)count, 0.0, 0.0);
     ok &= busy == 0;
-    if (guard != cudaErrorNotReady && guard_usable(&r) && join_trips_again(&r)) { /* as in fork */
+    /* a join that made the host wait for the GPU also waits for the guard: that verdict first */
+    const int at_once = host_returned_at_once("join_streams", host_ms,
+                                              host_waited(host_ms, SPIN_MS, any_spun),
+                                              join_waits_again, &r);
+    ok &= at_once;
+    if (at_once && guard != cudaErrorNotReady && guard_usable(&r) && join_trips_again(&r)) {
         printf("FAIL: the origin waited for the stream just before streams[0] or just after "
                "streams[%d], which spun %.0f ms longer: join_streams went past the array (a "
                "loop from -1, or to <= count?)\n", count - 1, GUARD_EXTRA_MS);
         ok = 0;
     }
-    ok &= host_returned_at_once("join_streams", host_ms,
-                                host_waited(host_ms, SPIN_MS, any_spun), join_waits_again, &r);
     rig_destroy(&r);
     return ok;
 }

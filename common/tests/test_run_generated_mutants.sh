@@ -75,7 +75,7 @@ printf '#!/bin/sh\n' >"$d/bin/mistakes/01_vecadd/ex01.1_ga5/mistake_ex01_1_ga5"
 chmod +x "$d/bin/mistakes/01_vecadd/ex01.1_ga5/mistake_ex01_1_ga5"
 echo "killed primes" >"$d/out/generated-logs/ex01.1_gold.A.result"
 echo "old log" >"$d/out/generated-logs/ex01.1_gold.A.log"
-run "$d" JOBS=1 TEST_TIMEOUT=7 DEADLINE_S=600
+run "$d" JOBS=1 TEST_TIMEOUT=7 DEADLINE_S=600 R_TIMEOUT=90
 check "a survivor not listed: exit 1" test "$(cat "$d/rc")" = 1
 check "killed by its plain case" test "$(verdict "$d" ex01.1_ga1)" = "killed|primes"
 check "killed by its sanitizer test" test "$(verdict "$d" ex01.1_ga2)" = "killed|memcheck"
@@ -107,6 +107,8 @@ check "survived partly and listed: equivalent" test "$(verdict "$d" ex01.1_ga6)"
 check "an unlisted survivor" test "$(verdict "$d" ex02.1_gb3)" = "survived|"
 check "the time limit configured, then the own limits (phase R)" \
   test "$(paste -sd, "$d/bin/test_timeouts.txt")" = "7,"
+check "R_TIMEOUT caps the tests' own limits in phase R only" \
+  test "$(paste -sd, "$d/bin/test_timeout_caps.txt")" = ",90"
 check "limits: 1x plain, 3x sanitizer, 2x speed" test \
   "$(calls "$d" 1 | awk '{split($1, p, "."); print p[4], $2}' | sort -u | paste -sd,)" \
   = "memcheck 21,primes 7,speed 14,walls 7"

@@ -3,7 +3,8 @@
 # cmake/Mistakes.cmake writes for the runner, from <mutants dir>/spec.txt (lines: mutant exercise
 # chapter test phase outcome seconds [own time limit]; outcome pass, fail, timeout, slow, skip or
 # nobuild; see fake_ctest.sh), the TUTORIAL_GENERATED_TEST_TIMEOUT it got (test_timeout.txt,
-# empty: the tests' own limits; appended to test_timeouts.txt, a line a configure) and how many
+# empty: the tests' own limits; appended to test_timeouts.txt, a line a configure), the
+# TUTORIAL_TEST_TIMEOUT_CAP it got (test_timeout_caps.txt, a line a configure) and how many
 # times it configured (configures.txt); --build:
 # "builds" every mutant whose spec has no nobuild line, leaving in place whatever grader a
 # nobuild mutant already has (as ninja -k 0 does when a source does not compile).
@@ -18,12 +19,13 @@ if [[ ${1:-} == --build ]]; then
   done <"$(cat "$bin/spec_path")"
   exit 0
 fi
-bin='' mut='' timeout=''
+bin='' mut='' timeout='' cap=''
 for a in "$@"; do
   case $a in
   -B*) bin=${a#-B} ;;
   -DTUTORIAL_GENERATED_MUTANTS=*) mut=${a#*=} ;;
   -DTUTORIAL_GENERATED_TEST_TIMEOUT=*) timeout=${a#*=} ;;
+  -DTUTORIAL_TEST_TIMEOUT_CAP=*) cap=${a#*=} ;;
   esac
 done
 [[ -z $bin ]] && { prev=; for a in "$@"; do [[ $prev == -B ]] && bin=$a; prev=$a; done; }
@@ -31,6 +33,7 @@ mkdir -p "$bin"
 echo "$mut/spec.txt" >"$bin/spec_path"
 echo "$timeout" >"$bin/test_timeout.txt"
 echo "$timeout" >>"$bin/test_timeouts.txt"
+echo "$cap" >>"$bin/test_timeout_caps.txt"
 echo $(( $(cat "$bin/configures.txt" 2>/dev/null || echo 0) + 1 )) >"$bin/configures.txt"
 : >"$bin/generated_tests.txt"
 : >"$bin/generated_stale.txt"
