@@ -200,6 +200,20 @@ void tut_grader_time_pair(tut_work_fn kernel, void *kernel_arg, tut_work_fn ceil
     *ceiling_ms = best_ceiling;
 }
 
+void tut_grader_time_pair_unless_far(tut_work_fn kernel, void *kernel_arg, tut_work_fn ceiling,
+                                     void *ceiling_arg, double far, double *kernel_ms,
+                                     double *ceiling_ms)
+{
+    *kernel_ms = tut_time_gpu(kernel, kernel_arg, 1, 3).min_ms;
+    *ceiling_ms = tut_time_gpu(ceiling, ceiling_arg, 1, 3).min_ms;
+    if (*kernel_ms > far * *ceiling_ms) {
+        printf("first look: %.3f ms against the ceiling's %.3f ms: far more work than one pass\n",
+               *kernel_ms, *ceiling_ms);
+        return;
+    }
+    tut_grader_time_pair(kernel, kernel_arg, ceiling, ceiling_arg, kernel_ms, ceiling_ms);
+}
+
 int tut_grader_speed_verdict(const char *kernel, double kernel_rate, const char *ceiling,
                              double ceiling_rate, const char *unit, double bar)
 {

@@ -172,20 +172,8 @@ int grade_vecadd_speed(tut_grader *g, vecadd_kernel_fn kernel, const char *label
     if (ok) {
         const speed_job job = {kernel, &v, blocks, threads};
         double kernel_ms, copy_ms;
-        /* One call of each first: a kernel that does many times the work it must (a loop that
-         * visits each element again and again) fails here, before the long timing. */
-        kernel_ms = tut_time_gpu(run_kernel, (void *)&job, 1, 1).min_ms;
-        copy_ms = tut_time_gpu(run_copy, (void *)&job, 1, 1).min_ms;
-        if (kernel_ms > 30.0 * copy_ms) {
-            printf("one call: %.3f ms against the copy's %.3f ms: far more work than one pass\n",
-                   kernel_ms, copy_ms);
-            ok = tut_grader_speed_verdict(label, 12.0 * n / kernel_ms * 1e-6, "cudaMemcpy",
-                                          8.0 * n / copy_ms * 1e-6, "GB/s", bar);
-            buffers_free(&v);
-            return ok;
-        }
-        tut_grader_time_pair(run_kernel, (void *)&job, run_copy, (void *)&job, &kernel_ms,
-                             &copy_ms);
+        tut_grader_time_pair_unless_far(run_kernel, (void *)&job, run_copy, (void *)&job, 30.0,
+                                        &kernel_ms, &copy_ms);
         ok = tut_grader_speed_verdict(label, 12.0 * n / kernel_ms * 1e-6, "cudaMemcpy",
                                       8.0 * n / copy_ms * 1e-6, "GB/s", bar);
     }

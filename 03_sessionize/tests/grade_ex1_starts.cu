@@ -234,15 +234,9 @@ static int speed(tut_grader *g, double bar)
         CUDA_CHECK(cudaMemcpy(events + n, e.ts, bytes, cudaMemcpyHostToDevice));
         starts_job job = {events, events + n, n, e.timeout, start};
         tut_copy_job copy = {copy_dst, events, (size_t)n * 12};
-        /* Three calls of each first (the fastest counts): a kernel that does many times the work
-         * it must fails here, before the long timing. */
-        double kernel_ms = tut_time_gpu(run_starts, &job, 1, 3).min_ms;
-        double copy_ms = tut_time_gpu(tut_copy_work, &copy, 1, 3).min_ms;
-        if (kernel_ms > 30.0 * copy_ms)
-            printf("one call: %.3f ms against the copy's %.3f ms: far more work than one pass\n",
-                   kernel_ms, copy_ms);
-        else
-            tut_grader_time_pair(run_starts, &job, tut_copy_work, &copy, &kernel_ms, &copy_ms);
+        double kernel_ms, copy_ms;
+        tut_grader_time_pair_unless_far(run_starts, &job, tut_copy_work, &copy, 30.0, &kernel_ms,
+                                        &copy_ms);
         ok = tut_grader_speed_verdict("session_start_values_gpu", n / kernel_ms * 1e-6,
                                       "copy of 24 bytes per event", n / copy_ms * 1e-6,
                                       "G events/s", bar);

@@ -94,6 +94,14 @@ static void rig_create(rig *r, int count)
     r->flags = (int *)tut_device_alloc(FLAGS * sizeof(int), "flags");
 }
 
+/* Waits for the GPU, then sets every flag to 0. */
+static void rig_clear_flags(rig *r)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 /* Loads every kernel of the test before it starts: with lazy loading (CUDA_MODULE_LOADING=LAZY,
  * the default since CUDA 12.2) a kernel's first launch loads it, and loading waits for the
  * kernels already running, which would order the streams for the student. */
@@ -105,9 +113,7 @@ static void load_kernels(rig *r)
     LAUNCH_CHECK();
     count_flags<<<1, 1, 0, r->origin>>>(r->flags, 1, r->flags + 2);
     LAUNCH_CHECK();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    rig_clear_flags(r);
 }
 
 static void rig_destroy(rig *r)
@@ -163,9 +169,7 @@ static int fork_waits_again(rig *r)
     fork_streams(r->origin, r->stream, r->count, r->event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
     const int waited = host_waited(host_ms, SPIN_MS, cudaEventQuery(r->spun[0]));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    rig_clear_flags(r);
     return waited;
 }
 
@@ -186,10 +190,70 @@ static int join_waits_again(rig *r)
     for (int s = 0; s < r->count && spun == cudaErrorNotReady; ++s)
         spun = cudaEventQuery(r->spun[s]);
     const int waited = host_waited(host_ms, SPIN_MS, spun);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    rig_clear_flags(r);
     return waited;
+}
+
+typedef void (*fork_join_fn)(cudaStream_t origin, const cudaStream_t *streams, int count,
+                             cudaEvent_t event);
+
+/* The grader's own fork and join, for guard_usable. */
+static void grader_fork(cudaStream_t origin, const cudaStream_t *streams, int count,
+                        cudaEvent_t event)
+{
+    CUDA_CHECK(cudaEventRecord(event, origin));
+    for (int s = 0; s < count; ++s)
+        CUDA_CHECK(cudaStreamWaitEvent(streams[s], event, 0));
+}
+
+static void grader_join(cudaStream_t origin, const cudaStream_t *streams, int count,
+                        cudaEvent_t event)
+{
+    for (int s = 0; s < count; ++s) {
+        CUDA_CHECK(cudaEventRecord(event, streams[s]));
+        CUDA_CHECK(cudaStreamWaitEvent(origin, event, 0));
+    }
+}
+
+/* A fork, the guard alone watching: 1 if the guard's read after it waited for the origin's
+ * spin. Leaves the flags 0. */
+static int fork_trips_guard(rig *r, fork_join_fn fork)
+{
+    rig_clear_flags(r);
+    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags, (unsigned long long)(SPIN_MS * 1e6));
+    LAUNCH_CHECK();
+    fork(r->origin, r->stream, r->count, r->event);
+    read_flag<<<1, 1, 0, r->guard>>>(r->flags, r->flags + GUARD_SEEN);
+    LAUNCH_CHECK();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    int seen = -1;
+    CUDA_CHECK(cudaMemcpy(&seen, r->flags + GUARD_SEEN, sizeof seen, cudaMemcpyDeviceToHost));
+    rig_clear_flags(r);
+    return seen != 0;
+}
+
+/* A join after a spin of stream_spin_ms in every stream (0: none), the guard spinning
+ * GUARD_EXTRA_MS longer: 1 if the origin's event after the join waited for the guard. Leaves
+ * the flags 0. */
+static int join_trips_guard(rig *r, fork_join_fn join, double stream_spin_ms)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int s = 0; s < r->count && stream_spin_ms > 0; ++s) {
+        spin_then_set<<<1, 1, 0, r->stream[s]>>>(r->flags + s,
+                                                   (unsigned long long)(stream_spin_ms * 1e6));
+        LAUNCH_CHECK();
+    }
+    spin_then_set<<<1, 1, 0, r->guard>>>(
+        r->flags + GUARD_DONE, (unsigned long long)((stream_spin_ms + GUARD_EXTRA_MS) * 1e6));
+    LAUNCH_CHECK();
+    join(r->origin, r->stream, r->count, r->event);
+    CUDA_CHECK(cudaEventRecord(r->stop, r->origin));
+    CUDA_CHECK(cudaEventSynchronize(r->stop));
+    const cudaError_t guard = cudaStreamQuery(r->guard);
+    if (guard != cudaErrorNotReady)
+        CUDA_CHECK(guard);
+    rig_clear_flags(r);
+    return guard != cudaErrorNotReady;
 }
 
 /* 1 if the guard can be trusted on this rig: 6 streams or fewer, no lower connection count
@@ -201,84 +265,12 @@ static int guard_usable(rig *r)
     if (r->count > GUARD_MOST_STREAMS ||
         (connections && atoi(connections) < r->count + 2))
         return 0;
-    /* the grader's fork: the guard's read must not wait for the origin's spin */
-    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags + TOTAL, (unsigned long long)(SPIN_MS * 1e6));
-    LAUNCH_CHECK();
-    CUDA_CHECK(cudaEventRecord(r->event, r->origin));
-    for (int s = 0; s < r->count; ++s)
-        CUDA_CHECK(cudaStreamWaitEvent(r->stream[s], r->event, 0));
-    read_flag<<<1, 1, 0, r->guard>>>(r->flags + TOTAL, r->flags + GUARD_SEEN);
-    LAUNCH_CHECK();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    int seen = -1;
-    CUDA_CHECK(cudaMemcpy(&seen, r->flags + GUARD_SEEN, sizeof seen, cudaMemcpyDeviceToHost));
-    /* the grader's join: the origin must not wait for the guard's spin */
-    spin_then_set<<<1, 1, 0, r->guard>>>(r->flags + GUARD_DONE,
-                                         (unsigned long long)(GUARD_EXTRA_MS * 1e6));
-    LAUNCH_CHECK();
-    for (int s = 0; s < r->count; ++s) {
-        CUDA_CHECK(cudaEventRecord(r->event, r->stream[s]));
-        CUDA_CHECK(cudaStreamWaitEvent(r->origin, r->event, 0));
-    }
-    CUDA_CHECK(cudaEventRecord(r->stop, r->origin));
-    CUDA_CHECK(cudaEventSynchronize(r->stop));
-    const cudaError_t guard = cudaStreamQuery(r->guard);
-    if (guard != cudaErrorNotReady)
-        CUDA_CHECK(guard);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const int usable = seen == 0 && guard == cudaErrorNotReady;
+    const int usable = !fork_trips_guard(r, grader_fork) && !join_trips_guard(r, grader_join, 0.0);
     if (!usable)
         printf("  (the guard around the streams is off for %d streams: the grader's own fork or "
                "join fails its checks here, as where streams share the GPU's connections)\n",
                r->count);
     return usable;
-}
-
-/* The student's fork once more, the guard alone watching: 1 if the guard's read still waited for
- * the origin. A fork past the array does that every time; a delay from elsewhere (another
- * program on the GPU or the CPU) seldom twice. Leaves the flags 0. */
-static int fork_trips_again(rig *r)
-{
-    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags, (unsigned long long)(SPIN_MS * 1e6));
-    LAUNCH_CHECK();
-    fork_streams(r->origin, r->stream, r->count, r->event);
-    read_flag<<<1, 1, 0, r->guard>>>(r->flags, r->flags + GUARD_SEEN);
-    LAUNCH_CHECK();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    int seen = -1;
-    CUDA_CHECK(cudaMemcpy(&seen, r->flags + GUARD_SEEN, sizeof seen, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    return seen != 0;
-}
-
-/* The student's join once more, as fork_trips_again: 1 if the origin again waited for the guard,
- * which spins GUARD_EXTRA_MS past the streams. */
-static int join_trips_again(rig *r)
-{
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int s = 0; s < r->count; ++s) {
-        spin_then_set<<<1, 1, 0, r->stream[s]>>>(r->flags + s,
-                                                   (unsigned long long)(SPIN_MS * 1e6));
-        LAUNCH_CHECK();
-    }
-    spin_then_set<<<1, 1, 0, r->guard>>>(r->flags + GUARD_DONE,
-                                         (unsigned long long)((SPIN_MS + GUARD_EXTRA_MS) * 1e6));
-    LAUNCH_CHECK();
-    join_streams(r->origin, r->stream, r->count, r->event);
-    CUDA_CHECK(cudaEventRecord(r->stop, r->origin));
-    CUDA_CHECK(cudaEventSynchronize(r->stop));
-    const cudaError_t guard = cudaStreamQuery(r->guard);
-    if (guard != cudaErrorNotReady)
-        CUDA_CHECK(guard);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemset(r->flags, 0, FLAGS * sizeof(int)));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    return guard != cudaErrorNotReady;
 }
 
 static int test_fork(int count)
@@ -326,7 +318,8 @@ static int test_fork(int count)
     /* a guard that tripped counts only if the grader's own fork and join still pass its checks
      * on these streams now and the student's fork trips it again (another program busy on the
      * GPU or the CPU can delay the guard's read once) */
-    if (at_once && guarded && guard_seen != 0 && guard_usable(&r) && fork_trips_again(&r)) {
+    if (at_once && guarded && guard_seen != 0 && guard_usable(&r) &&
+        fork_trips_guard(&r, fork_streams)) {
         printf("FAIL: the stream just before streams[0] or just after streams[%d] waited for the "
                "origin: fork_streams went past the array (a loop from -1, or to <= count?)\n",
                count - 1);
@@ -408,7 +401,9 @@ static int test_join(tut_grader *g, int count, int longest)
                                               host_waited(host_ms, SPIN_MS, any_spun),
                                               join_waits_again, &r);
     ok &= at_once;
-    if (at_once && guard != cudaErrorNotReady && guard_usable(&r) && join_trips_again(&r)) {
+    /* as in the fork: only if the student's join trips it again */
+    if (at_once && guard != cudaErrorNotReady && guard_usable(&r) &&
+        join_trips_guard(&r, join_streams, SPIN_MS)) {
         printf("FAIL: the origin waited for the stream just before streams[0] or just after "
                "streams[%d], which spun %.0f ms longer: join_streams went past the array (a "
                "loop from -1, or to <= count?)\n", count - 1, GUARD_EXTRA_MS);
