@@ -1,8 +1,12 @@
 /* Grader of ex06.2, fork and join (fork_join.cu): fork_streams and join_streams only, on
  * non-blocking streams (which the legacy default stream does not order), with kernels that spin
  * for a known time:
- *   fork: the origin stream spins, then sets a flag; after the fork, a kernel in each stream
- *         reads the flag: each must see it set, so none started before the origin's work ended;
+ *   fork: the origin stream spins twice, then sets a flag; after the fork, a kernel in each
+ *         stream reads the flag: each must see it set, so none started before the origin's work
+ *         ended. The caller's event is handed over still pending (recorded between the two
+ *         spins), as a caller that forks again soon after a fork or join does: a fork that does
+ *         not record it waits only for the first spin, and one that waits on the host for the
+ *         event before recording it makes the host wait;
  *   join: each stream spins, then sets its own flag; after the join, a kernel in the origin
  *         counts the flags: all must be set, and an event recorded in the origin after the join
  *         must complete only once every stream is idle. The spins are a shuffle drawn from the
@@ -158,13 +162,24 @@ static int host_returned_at_once(const char *what, double host_ms, int waited,
     return 0;
 }
 
-/* The student's fork once more after an origin's spin: 1 if the host waited for it. */
+/* The origin's work before a fork: a spin, the caller's event recorded (so the fork gets it
+ * pending) with the grader's spun[0] beside it, then a second spin that sets `flag`. */
+static void origin_spins_twice(rig *r, int *flag)
+{
+    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags + GUARD_DONE,
+                                            (unsigned long long)(SPIN_MS * 1e6));
+    LAUNCH_CHECK();
+    CUDA_CHECK(cudaEventRecord(r->event, r->origin));
+    CUDA_CHECK(cudaEventRecord(r->spun[0], r->origin));
+    spin_then_set<<<1, 1, 0, r->origin>>>(flag, (unsigned long long)(SPIN_MS * 1e6));
+    LAUNCH_CHECK();
+}
+
+/* The student's fork once more after the origin's spins: 1 if the host waited for them. */
 static int fork_waits_again(rig *r)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
-    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags + TOTAL, (unsigned long long)(SPIN_MS * 1e6));
-    LAUNCH_CHECK();
-    CUDA_CHECK(cudaEventRecord(r->spun[0], r->origin));
+    origin_spins_twice(r, r->flags + TOTAL);
     const double t0 = tut_cpu_seconds();
     fork_streams(r->origin, r->stream, r->count, r->event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
@@ -282,9 +297,7 @@ static int test_fork(int count)
     int *seen = r.flags + 1; /* flags[0] is the origin's */
     CUDA_CHECK(cudaMemset(seen, 0xFF, count * sizeof(int)));
     CUDA_CHECK(cudaDeviceSynchronize());
-    spin_then_set<<<1, 1, 0, r.origin>>>(r.flags, (unsigned long long)(SPIN_MS * 1e6));
-    LAUNCH_CHECK();
-    CUDA_CHECK(cudaEventRecord(r.spun[0], r.origin));
+    origin_spins_twice(&r, r.flags);
     const double t0 = tut_cpu_seconds();
     fork_streams(r.origin, r.stream, count, r.event);
     const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
@@ -309,7 +322,8 @@ static int test_fork(int count)
              count);
     int ok = tut_check_i32(label, got, want, (size_t)count);
     if (!ok)
-        printf("  (0: that stream's kernel ran before the origin's work had finished)\n");
+        printf("  (0: that stream's kernel ran before the origin's work had finished: was the "
+               "event recorded in the origin first?)\n");
     /* a fork that made the host wait also delays the guard's read: that verdict first */
     const int at_once = host_returned_at_once("fork_streams", host_ms,
                                               host_waited(host_ms, SPIN_MS, origin_spun),
