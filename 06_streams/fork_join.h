@@ -16,7 +16,8 @@ extern "C" {
 
 /* Fork: work queued on streams[0..count) after this call starts only after everything queued
  * on `origin` before it has finished. `event` is the caller's (created with
- * cudaEventDisableTiming); the host does not wait. */
+ * cudaEventDisableTiming), and may still be pending from an earlier record; the host does not
+ * wait, for it or for anything else. */
 void fork_streams(cudaStream_t origin, const cudaStream_t *streams, int count,
                   cudaEvent_t event);
 

@@ -4,9 +4,10 @@
  *   fork: the origin stream spins twice, then sets a flag; after the fork, a kernel in each
  *         stream reads the flag: each must see it set, so none started before the origin's work
  *         ended. The caller's event is handed over still pending (recorded between the two
- *         spins), as a caller that forks again soon after a fork or join does: a fork that does
- *         not record it waits only for the first spin, and one that waits on the host for the
- *         event before recording it makes the host wait;
+ *         spins), as a caller that forks again soon after a fork does: a fork that does not
+ *         record it waits only for the first spin (where the streams have connections of their
+ *         own: below), and one that waits on the host for the event before recording it makes
+ *         the host wait;
  *   join: each stream spins, then sets its own flag; after the join, a kernel in the origin
  *         counts the flags: all must be set, and an event recorded in the origin after the join
  *         must complete only once every stream is idle. The spins are a shuffle drawn from the
@@ -14,7 +15,7 @@
  *         then the last, then one drawn from the seed, so that no join that waits for one
  *         stream only (the last one queued, say) can pass;
  * and neither call may make the host wait for the spinning (it fails that if, twice, it took
- * half the shortest spin or more and a spinning stream was idle when it returned). The stream
+ * half the shortest spin or more and returned with a spin over: host_waited). The stream
  * counts come from the seed, and fork and join also run at every count from 2 to
  * GUARD_MOST_STREAMS. A guard (below) that trips counts only if it trips again.
  *   guard: the handle just before streams[0] and the one just after streams[count - 1] are a
@@ -73,13 +74,15 @@ typedef struct {
     cudaStream_t guard;                   /* what streams[-1] reads: keep it next to stream[] */
     cudaStream_t stream[MAX_STREAMS + 1]; /* stream[count] is the guard too */
     cudaEvent_t event, stop;
-    cudaEvent_t spun[MAX_STREAMS]; /* the grader's: recorded after each spin, before the call */
+    cudaEvent_t spun[MAX_STREAMS]; /* the grader's, before the call: after each stream's spin
+                                      (join), after the origin's first spin (fork) */
     int count;
-    int *flags; /* device: FLAGS ints: the streams', the total, the guard's two */
+    int *flags; /* device: FLAGS ints: the streams', the total, the guard's two, the origin's
+                   first spin's */
 } rig;
 
-enum { FLAGS = MAX_STREAMS + 3, TOTAL = MAX_STREAMS, GUARD_SEEN = MAX_STREAMS + 1,
-       GUARD_DONE = MAX_STREAMS + 2 };
+enum { FLAGS = MAX_STREAMS + 4, TOTAL = MAX_STREAMS, GUARD_SEEN = MAX_STREAMS + 1,
+       GUARD_DONE = MAX_STREAMS + 2, ORIGIN_FIRST = MAX_STREAMS + 3 };
 static_assert(offsetof(rig, stream) == offsetof(rig, guard) + sizeof(cudaStream_t),
               "streams[-1] must be the guard");
 
@@ -136,9 +139,9 @@ static void rig_destroy(rig *r)
 
 /* A fork or join must not make the host wait for the GPU. A call waited only if it took half
  * the shortest spin or more AND a spin was over when it returned (`spun`: cudaEventQuery, right
- * after the call, of the grader's events recorded after the spins and before the call: the
- * origin's after a fork, the first stream's found complete after a join; events, not streams,
- * so that work the call itself queued after its wait does not hide the wait): a call that
+ * after the call, of the grader's events recorded before the call: after the origin's first
+ * spin for a fork, the first stream's found complete after its spin for a join; events, not
+ * streams, so that work the call itself queued after its wait does not hide the wait): a call that
  * waited for a spin returns with it over, while a host that was merely slower than half a spin
  * (another program on the CPU) returns with every spin going. */
 static int host_waited(double host_ms, double shortest_spin_ms, cudaError_t spun)
@@ -162,15 +165,16 @@ static int host_returned_at_once(const char *what, double host_ms, int waited,
     return 0;
 }
 
-/* The origin's work before a fork: a spin, the caller's event recorded (so the fork gets it
- * pending) with the grader's spun[0] beside it, then a second spin that sets `flag`. */
+/* The origin's work before a fork: a spin, the grader's spun[0] and then the caller's event
+ * recorded (so the fork gets it pending, and once it is complete spun[0] is too), then a second
+ * spin that sets `flag`. */
 static void origin_spins_twice(rig *r, int *flag)
 {
-    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags + GUARD_DONE,
+    spin_then_set<<<1, 1, 0, r->origin>>>(r->flags + ORIGIN_FIRST,
                                             (unsigned long long)(SPIN_MS * 1e6));
     LAUNCH_CHECK();
-    CUDA_CHECK(cudaEventRecord(r->event, r->origin));
     CUDA_CHECK(cudaEventRecord(r->spun[0], r->origin));
+    CUDA_CHECK(cudaEventRecord(r->event, r->origin));
     spin_then_set<<<1, 1, 0, r->origin>>>(flag, (unsigned long long)(SPIN_MS * 1e6));
     LAUNCH_CHECK();
 }
