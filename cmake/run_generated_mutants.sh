@@ -35,9 +35,10 @@
 # DEADLINE_S - C_RESERVE_S, none starts C or R after DEADLINE_S; those left are `not_run`, a
 # mutant left before R with killed_by <test>(timeout under load; not re-run)), C_RESERVE_S
 # (default DEADLINE_S / 5), R_TIMEOUT (s: R's limit where a test's own is longer; default none),
-# ARCHS (default native), BUILD_ONLY (1: configure and build, then stop). CMAKE and CTEST name the programs (a CPU test runs this script with stand-ins). Exit 0
-# when the run completed, 1 when a mutant survived (in full or partly) that is not listed as
-# equivalent, or a listed one was killed; 2 on bad usage.
+# ARCHS (default native), BUILD_ONLY (1: configure and build, then stop). CMAKE and CTEST name
+# the programs (a CPU test runs this script with stand-ins). Exit 0 when the run completed, 1
+# when a mutant survived (in full or partly) that is not listed as equivalent, or a listed one
+# was killed; 2 on bad usage.
 set -uo pipefail
 [[ $# -eq 4 ]] || { sed -n 2,4p "$0"; exit 2; }
 for v in TEST_TIMEOUT R_TIMEOUT; do # whole seconds, checked before a run that could waste them

@@ -196,7 +196,6 @@ static int case_boundaries(tut_grader *g)
     return tut_grader_run_boundaries(g, sizes, count, check_generated_size, NULL);
 }
 
-
 typedef struct {
     const int64_t *user, *ts;
     int64_t n, timeout;

@@ -179,15 +179,49 @@ static void origin_spins_twice(rig *r, int *flag)
     LAUNCH_CHECK();
 }
 
+/* Each stream s spins ms[s] milliseconds (ms NULL: SPIN_MS each) and sets flags[s]; the
+ * grader's spun[s] is recorded after it. */
+static void streams_spin(rig *r, const double *ms)
+{
+    for (int s = 0; s < r->count; ++s) {
+        const double spin_ms = ms ? ms[s] : SPIN_MS;
+        spin_then_set<<<1, 1, 0, r->stream[s]>>>(r->flags + s,
+                                                   (unsigned long long)(spin_ms * 1e6));
+        LAUNCH_CHECK();
+        CUDA_CHECK(cudaEventRecord(r->spun[s], r->stream[s]));
+    }
+}
+
+/* The student's fork, timed on the host (*host_ms) after origin_spins_twice: 1 if it waited for
+ * the GPU (host_waited, on the origin's first spin). */
+static int student_fork_waited(rig *r, double *host_ms)
+{
+    const double t0 = tut_cpu_seconds();
+    fork_streams(r->origin, r->stream, r->count, r->event);
+    *host_ms = (tut_cpu_seconds() - t0) * 1e3;
+    return host_waited(*host_ms, SPIN_MS, cudaEventQuery(r->spun[0]));
+}
+
+/* The student's join, timed on the host (*host_ms) after streams_spin: 1 if it waited for the
+ * GPU (host_waited, on the first stream's spin found over). */
+static int student_join_waited(rig *r, double *host_ms)
+{
+    const double t0 = tut_cpu_seconds();
+    join_streams(r->origin, r->stream, r->count, r->event);
+    *host_ms = (tut_cpu_seconds() - t0) * 1e3;
+    cudaError_t spun = cudaErrorNotReady; /* cudaSuccess if some spin was over already */
+    for (int s = 0; s < r->count && spun == cudaErrorNotReady; ++s)
+        spun = cudaEventQuery(r->spun[s]);
+    return host_waited(*host_ms, SPIN_MS, spun);
+}
+
 /* The student's fork once more after the origin's spins: 1 if the host waited for them. */
 static int fork_waits_again(rig *r)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
     origin_spins_twice(r, r->flags + TOTAL);
-    const double t0 = tut_cpu_seconds();
-    fork_streams(r->origin, r->stream, r->count, r->event);
-    const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
-    const int waited = host_waited(host_ms, SPIN_MS, cudaEventQuery(r->spun[0]));
+    double host_ms;
+    const int waited = student_fork_waited(r, &host_ms);
     rig_clear_flags(r);
     return waited;
 }
@@ -196,19 +230,9 @@ static int fork_waits_again(rig *r)
 static int join_waits_again(rig *r)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
-    for (int s = 0; s < r->count; ++s) {
-        spin_then_set<<<1, 1, 0, r->stream[s]>>>(r->flags + s,
-                                                   (unsigned long long)(SPIN_MS * 1e6));
-        LAUNCH_CHECK();
-        CUDA_CHECK(cudaEventRecord(r->spun[s], r->stream[s]));
-    }
-    const double t0 = tut_cpu_seconds();
-    join_streams(r->origin, r->stream, r->count, r->event);
-    const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
-    cudaError_t spun = cudaErrorNotReady;
-    for (int s = 0; s < r->count && spun == cudaErrorNotReady; ++s)
-        spun = cudaEventQuery(r->spun[s]);
-    const int waited = host_waited(host_ms, SPIN_MS, spun);
+    streams_spin(r, NULL);
+    double host_ms;
+    const int waited = student_join_waited(r, &host_ms);
     rig_clear_flags(r);
     return waited;
 }
@@ -251,17 +275,15 @@ static int fork_trips_guard(rig *r, fork_join_fn fork)
     return seen != 0;
 }
 
-/* A join after a spin of stream_spin_ms in every stream (0: none), the guard spinning
- * GUARD_EXTRA_MS longer: 1 if the origin's event after the join waited for the guard. Leaves
- * the flags 0. */
-static int join_trips_guard(rig *r, fork_join_fn join, double stream_spin_ms)
+/* A join after a spin of SPIN_MS in every stream (streams_spin_first; 0: none), the guard
+ * spinning GUARD_EXTRA_MS longer: 1 if the origin's event after the join waited for the guard.
+ * Leaves the flags 0. */
+static int join_trips_guard(rig *r, fork_join_fn join, int streams_spin_first)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
-    for (int s = 0; s < r->count && stream_spin_ms > 0; ++s) {
-        spin_then_set<<<1, 1, 0, r->stream[s]>>>(r->flags + s,
-                                                   (unsigned long long)(stream_spin_ms * 1e6));
-        LAUNCH_CHECK();
-    }
+    const double stream_spin_ms = streams_spin_first ? SPIN_MS : 0.0;
+    if (streams_spin_first)
+        streams_spin(r, NULL);
     spin_then_set<<<1, 1, 0, r->guard>>>(
         r->flags + GUARD_DONE, (unsigned long long)((stream_spin_ms + GUARD_EXTRA_MS) * 1e6));
     LAUNCH_CHECK();
@@ -284,7 +306,7 @@ static int guard_usable(rig *r)
     if (r->count > GUARD_MOST_STREAMS ||
         (connections && atoi(connections) < r->count + 2))
         return 0;
-    const int usable = !fork_trips_guard(r, grader_fork) && !join_trips_guard(r, grader_join, 0.0);
+    const int usable = !fork_trips_guard(r, grader_fork) && !join_trips_guard(r, grader_join, 0);
     if (!usable)
         printf("  (the guard around the streams is off for %d streams: the grader's own fork or "
                "join fails its checks here, as where streams share the GPU's connections)\n",
@@ -302,10 +324,8 @@ static int test_fork(int count)
     CUDA_CHECK(cudaMemset(seen, 0xFF, count * sizeof(int)));
     CUDA_CHECK(cudaDeviceSynchronize());
     origin_spins_twice(&r, r.flags);
-    const double t0 = tut_cpu_seconds();
-    fork_streams(r.origin, r.stream, count, r.event);
-    const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
-    const cudaError_t origin_spun = cudaEventQuery(r.spun[0]);
+    double host_ms;
+    const int waited = student_fork_waited(&r, &host_ms);
     for (int s = 0; s < count; ++s) {
         read_flag<<<1, 1, 0, r.stream[s]>>>(r.flags, seen + s);
         LAUNCH_CHECK();
@@ -329,9 +349,8 @@ static int test_fork(int count)
         printf("  (0: that stream's kernel ran before the origin's work had finished: was the "
                "event recorded in the origin first?)\n");
     /* a fork that made the host wait also delays the guard's read: that verdict first */
-    const int at_once = host_returned_at_once("fork_streams", host_ms,
-                                              host_waited(host_ms, SPIN_MS, origin_spun),
-                                              fork_waits_again, &r);
+    const int at_once = host_returned_at_once("fork_streams", host_ms, waited, fork_waits_again,
+                                              &r);
     ok &= at_once;
     /* a guard that tripped counts only if the grader's own fork and join still pass its checks
      * on these streams now and the student's fork trips it again (another program busy on the
@@ -370,12 +389,7 @@ static int test_join(tut_grader *g, int count, int longest)
     spin_ms[longest] = SPIN_MS + count + LONGEST_EXTRA_MS;
     printf("  join of %d streams: stream %d spins longest (%.0f ms)\n", count, longest,
            spin_ms[longest]);
-    for (int s = 0; s < count; ++s) {
-        spin_then_set<<<1, 1, 0, r.stream[s]>>>(r.flags + s,
-                                                  (unsigned long long)(spin_ms[s] * 1e6));
-        LAUNCH_CHECK();
-        CUDA_CHECK(cudaEventRecord(r.spun[s], r.stream[s]));
-    }
+    streams_spin(&r, spin_ms);
     /* the guard, outside the array: the join must not wait for it */
     if (guarded) {
         spin_then_set<<<1, 1, 0, r.guard>>>(
@@ -383,12 +397,8 @@ static int test_join(tut_grader *g, int count, int longest)
             (unsigned long long)((spin_ms[longest] + GUARD_EXTRA_MS) * 1e6));
         LAUNCH_CHECK();
     }
-    const double t0 = tut_cpu_seconds();
-    join_streams(r.origin, r.stream, count, r.event);
-    const double host_ms = (tut_cpu_seconds() - t0) * 1e3;
-    cudaError_t any_spun = cudaErrorNotReady; /* cudaSuccess if some spin was over already */
-    for (int s = 0; s < count && any_spun == cudaErrorNotReady; ++s)
-        any_spun = cudaEventQuery(r.spun[s]);
+    double host_ms;
+    const int waited = student_join_waited(&r, &host_ms);
     count_flags<<<1, 1, 0, r.origin>>>(r.flags, count, total);
     LAUNCH_CHECK();
     CUDA_CHECK(cudaEventRecord(r.stop, r.origin));
@@ -415,13 +425,12 @@ static int test_join(tut_grader *g, int count, int longest)
     int ok = tut_check_scalar(label, (double)got, (double)count, 0.0, 0.0);
     ok &= busy == 0;
     /* a join that made the host wait for the GPU also waits for the guard: that verdict first */
-    const int at_once = host_returned_at_once("join_streams", host_ms,
-                                              host_waited(host_ms, SPIN_MS, any_spun),
-                                              join_waits_again, &r);
+    const int at_once = host_returned_at_once("join_streams", host_ms, waited, join_waits_again,
+                                              &r);
     ok &= at_once;
     /* as in the fork: only if the student's join trips it again */
     if (at_once && guard != cudaErrorNotReady && guard_usable(&r) &&
-        join_trips_guard(&r, join_streams, SPIN_MS)) {
+        join_trips_guard(&r, join_streams, 1)) {
         printf("FAIL: the origin waited for the stream just before streams[0] or just after "
                "streams[%d], which spun %.0f ms longer: join_streams went past the array (a "
                "loop from -1, or to <= count?)\n", count - 1, GUARD_EXTRA_MS);
