@@ -18,6 +18,13 @@ static size_t type_size(tut_array_type t)
     return t == TUT_ARRAY_F64 ? sizeof(double) : sizeof(float); /* I32: 4 bytes too */
 }
 
+/* The guard zone on each side of an array: none for an input, whose allocation ends at its last
+ * element so that compute-sanitizer's memcheck sees a read past the end. */
+static size_t guard_of(const tut_array_spec *a)
+{
+    return a->role == TUT_ARRAY_IN ? 0 : TUT_ARRAY_GUARD_BYTES;
+}
+
 typedef struct {
     tut_arrays s;
     void *base[TUT_ARRAY_MAX];    /* device allocations: guard, n elements, guard */
@@ -52,7 +59,7 @@ static void arrays_alloc(tut_grader *g, const tut_array_job *job, size_t n, int 
         const tut_array_spec *a = &job->arrays[k];
         const size_t elem = type_size(a->type);
         const size_t bytes = tut_bytes(n ? n : 1, elem, a->name);
-        const size_t guarded = bytes + 2 * TUT_ARRAY_GUARD_BYTES;
+        const size_t guarded = bytes + 2 * guard_of(a);
         if (a->role != TUT_ARRAY_OUT) {
             r->s.host[k] = tut_host_alloc(bytes, a->name);
             fill_input(g, a, r->s.host[k], n);
@@ -62,7 +69,7 @@ static void arrays_alloc(tut_grader *g, const tut_array_job *job, size_t n, int 
             r->got[k] = tut_host_alloc(guarded, "result");
         }
         r->base[k] = tut_device_alloc(guarded, a->name);
-        r->s.dev[k] = (char *)r->base[k] + TUT_ARRAY_GUARD_BYTES;
+        r->s.dev[k] = (char *)r->base[k] + guard_of(a);
         if (staged && r->s.host[k]) {
             r->staged[k] = tut_device_alloc(bytes, a->name);
             CUDA_CHECK(cudaMemcpy(r->staged[k], r->s.host[k], n * elem, cudaMemcpyHostToDevice));
@@ -90,7 +97,7 @@ static void arrays_prepare(const tut_array_job *job, arrays_run *r, int late)
     for (int k = 0; k < job->array_count; ++k) {
         const tut_array_spec *a = &job->arrays[k];
         const size_t bytes = r->s.n * type_size(a->type);
-        tut_grader_poison(r->base[k], bytes + 2 * TUT_ARRAY_GUARD_BYTES);
+        tut_grader_poison(r->base[k], bytes + 2 * guard_of(a));
         if (r->s.host[k] && !late && bytes)
             CUDA_CHECK(cudaMemcpy(r->s.dev[k], r->s.host[k], bytes, cudaMemcpyHostToDevice));
     }

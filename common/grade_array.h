@@ -19,7 +19,8 @@
  * array the student writes, runs the student's code, then checks every element (bit-exact, or
  * within atol + rtol * |want|; NaN never passes) and that both guard zones still hold the
  * poison: an element nobody writes, one written past the end or before the start, are caught,
- * with the index, the value found and the value expected.
+ * with the index, the value found and the value expected. An input's allocation ends at its
+ * last element, so that compute-sanitizer's memcheck reports a read past the end.
  *
  * Two ways to run the student's code:
  *  - a kernel (job.kernel set): run() launches it on the grid given (how.blocks x how.threads),
