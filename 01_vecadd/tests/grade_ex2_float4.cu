@@ -4,12 +4,23 @@
 #include "vecadd_kernels.h"
 
 static const char *const LABEL = "float4";
+static const vecadd_kernel_fn KERNEL = vecadd_f32x4_kernel;
+/* The kernel branches on n mod 4: every residue is a boundary (common/exercise.h). */
+static const tut_width FLOAT4[] = {{"vector", 4}};
 
+/* One size on one grid: a, b from the seed, c = a + b exactly, nothing written outside c. */
+static int grade_vecadd(tut_grader *g, size_t n, unsigned blocks, unsigned threads)
+{
+    const tut_array_job job = vecadd_job(&KERNEL, LABEL, FLOAT4, TUT_COUNT(FLOAT4));
+    return tut_array_check(g, &job, n, blocks, threads);
+}
+
+/* One size on a grid drawn from the seed. */
 static int grade_size(tut_grader *g, size_t n)
 {
     unsigned blocks, threads;
-    grade_random_grid(g, &blocks, &threads);
-    return grade_vecadd(g, vecadd_f32x4_kernel, LABEL, n, blocks, threads);
+    tut_array_random_grid(g, &blocks, &threads);
+    return grade_vecadd(g, n, blocks, threads);
 }
 
 /* 4k, 4k + 1, 4k + 2, 4k + 3 for one random k: every length of tail. */
@@ -42,9 +53,9 @@ static int case_primes(tut_grader *g)
 static int case_stride_edges(tut_grader *g)
 {
     unsigned blocks, threads;
-    grade_random_grid(g, &blocks, &threads);
+    tut_array_random_grid(g, &blocks, &threads);
     const size_t n = tut_grader_tile_edge(g, 4 * (size_t)blocks * threads, 20);
-    return grade_vecadd(g, vecadd_f32x4_kernel, LABEL, n, blocks, threads);
+    return grade_vecadd(g, n, blocks, threads);
 }
 
 /* The float4 kernel moves 12 bytes per element as cudaMemcpy moves 8: at 2^28 floats both are
@@ -54,14 +65,17 @@ static int case_stride_edges(tut_grader *g)
  * block, uncoalesced access). */
 static int speed(tut_grader *g, double bar)
 {
-    return grade_vecadd_speed(g, vecadd_f32x4_kernel, "float4 kernel", bar);
+    const tut_array_job job = vecadd_job(&KERNEL, "float4 kernel", FLOAT4, TUT_COUNT(FLOAT4));
+    return tut_array_speed(g, &job, 12.0, bar);
 }
 
-/* The boundaries by design (vecadd_grading.h): multiples -1, 0, +1 of the warp, the block and
- * the grid's threads on one wave and on a drawn grid, the smallest sizes, every residue mod 4 and 4 times the grid. */
+/* The boundaries by design (common/grade_array.h): multiples -1, 0, +1 of the warp, the block
+ * and the grid's threads on one wave and on a drawn grid, the smallest sizes, every residue
+ * mod 4 and 4 times the grid. */
 static int case_boundaries(tut_grader *g)
 {
-    return grade_vecadd_boundaries(g, vecadd_f32x4_kernel, LABEL, 4);
+    const tut_array_job job = vecadd_job(&KERNEL, LABEL, FLOAT4, TUT_COUNT(FLOAT4));
+    return tut_array_boundaries(g, &job);
 }
 
 int main(int argc, char **argv)
