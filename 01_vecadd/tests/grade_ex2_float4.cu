@@ -59,7 +59,7 @@ static int case_stride_edges(tut_grader *g)
 }
 
 /* The float4 kernel moves 12 bytes per element as cudaMemcpy moves 8: at 2^28 floats both are
- * memory-bound, so the GB/s ratio says how much of the copy engine's bandwidth the kernel
+ * memory-bound, so the GB/s ratio says how much of the copy's bandwidth the kernel
  * reaches. The chapter's solution reaches about 0.95 on an H100 (docs/01_vecadd.md); the bar
  * leaves 1.5x of margin and catches what throws bandwidth away (a serial tail loop, a grid of one
  * block, uncoalesced access). */
