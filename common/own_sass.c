@@ -97,3 +97,38 @@ char *own_sass_read(char *tool_out, size_t tool_len, char *why, size_t why_len)
     }
     return sass;
 }
+
+int own_sass_count(const char *sass, const char *function, const char *prefix, const char *part)
+{
+    int found = -1, active = 0;
+    for (const char *line = sass; line && *line;) {
+        const char *next = strchr(line, '\n');
+        const size_t len = next ? (size_t)(next - line) : strlen(line);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+        const char *name = strstr(buf, "Function : ");
+        if (name) {
+            active = strstr(name + 11, function) != NULL;
+            if (active && found < 0)
+                found = 0;
+        } else if (active && strstr(buf, ";")) {
+            /* An instruction line: the address in a comment, a guard (@P0) perhaps, then the
+             * opcode (LDG.E.128) and its operands up to the semicolon. */
+            const char *p = strstr(buf, "*/");
+            p = p ? p + 2 : buf;
+            while (*p == ' ' || *p == '\t')
+                ++p;
+            if (*p == '@')
+                p += strcspn(p, " \t");
+            while (*p == ' ' || *p == '\t')
+                ++p;
+            const size_t op_len = strcspn(p, " \t;");
+            char opcode[64];
+            snprintf(opcode, sizeof opcode, "%.*s", (int)(op_len < 63 ? op_len : 63), p);
+            if (strncmp(opcode, prefix, strlen(prefix)) == 0 && strstr(opcode, part))
+                ++found;
+        }
+        line = next ? next + 1 : NULL;
+    }
+    return found;
+}
