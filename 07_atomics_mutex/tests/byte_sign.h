@@ -4,7 +4,8 @@
  * index, -128 .. -1: a write before the block's shared array. On compute capability 9.0 and
  * later (an H100, an H200), a block's shared variables start 1 KiB into its window, after memory
  * the system reserves, and the writes land there: the counts stay right and compute-sanitizer
- * stays quiet, so no run can show it. The machine code does, every time. In the SASS that `cuobjdump -sass` prints, for each function named:
+ * stays quiet, so no run can show it. The machine code does, every time. In the SASS that
+ * `cuobjdump -sass` prints, for each function named:
  *
  *   every value that the code sign-extends from a byte (a load LDG.S8 / LD.S8, or I2I.*.S8,
  *   PRMT with the sign-replicating selector 0x8880, SGXT of 8 bits) must be tested before the

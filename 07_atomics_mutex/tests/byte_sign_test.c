@@ -1,5 +1,6 @@
 /* The signed-byte check of ex07.1 (byte_sign.h) on saved listings: the solution passes, the
- * corpus's signed char fails with the instruction named, on sm_90 and sm_75. tests/mistakes/sass/
+ * corpus's signed char fails with the instruction named, on sm_90 and sm_75; and the
+ * instruction count of common/own_sass.h. tests/mistakes/sass/
  * holds cuobjdump -sass of histogram_shared.cu and of ex07.1_signed_char.patch applied to it
  * (how each was made: its first lines). No GPU, no cuobjdump needed. */
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 #include "byte_sign.h"
 #include "options.h"
+#include "own_sass.h"
 #include "unit_test.h"
 
 #ifndef FENCE_SASS_DIR
@@ -60,6 +62,22 @@ static void test_listings(void)
     expect_listing("histogram_signed_75.sass", BYTE_SIGN_WRONG, "no test of its sign");
 }
 
+/* common/own_sass.h's count, which ex01.2's vector_loads uses, on the same listings. */
+static void test_count(void)
+{
+    char *text = read_listing("histogram_ok_90.sass");
+    EXPECT(own_sass_count(text, KERNEL, "LDG", ".S8") == 1);
+    EXPECT(own_sass_count(text, KERNEL, "LDG", ".128") == 0);
+    EXPECT(own_sass_count(text, KERNEL, "ATOMS", "") >= 1);
+    EXPECT(own_sass_count(text, "no_such_kernel", "LDG", "") == -1);
+    free(text);
+    const char *guarded = "\t\tFunction : _Z19vecadd_f32x4_kernelPKfS0_Pfm\n"
+                          "        /*0100*/               @P0 LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;\n"
+                          "        /*0110*/                   LDCU.128 UR12, c[0x0][0x380] ;\n";
+    EXPECT(own_sass_count(guarded, "vecadd_f32x4_kernel", "LDG", ".128") == 1);
+    EXPECT(own_sass_count(guarded, "vecadd_f32x4_kernel", "LD.", ".128") == 0);
+}
+
 static void test_edges(void)
 {
     char why[640];
@@ -94,6 +112,7 @@ static void test_edges(void)
 
 int main(int argc, char **argv)
 {
-    static const tut_test_group groups[] = {{"listings", test_listings}, {"edges", test_edges}};
+    static const tut_test_group groups[] = {
+        {"listings", test_listings}, {"count", test_count}, {"edges", test_edges}};
     return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }
