@@ -1,5 +1,10 @@
 /* Grader of exercise 01.2: the float4 kernel with its tail (vecadd_f32x4_kernel). Sizes of every
- * remainder mod 4, on grids drawn from the seed; then the speed bar against cudaMemcpy. */
+ * remainder mod 4, on grids drawn from the seed; the 128-bit loads in the compiled kernel; then
+ * the speed bar against cudaMemcpy. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "own_sass.h"
 #include "vecadd_grading.h"
 #include "vecadd_kernels.h"
 
@@ -78,11 +83,48 @@ static int case_boundaries(tut_grader *g)
     return tut_array_boundaries(g, &job);
 }
 
+/* The float4 loads themselves, read from the compiled kernel: a scalar loop (ex01.1's kernel)
+ * gives the right values and moves memory at nearly the copy's speed, so no run tells it from
+ * float4 loads; its machine code does. vecadd_f32x4_kernel must load global memory 128 bits at
+ * a time (LDG.E.128 in cuobjdump -sass, own_sass.h). The values first, so that the skeleton
+ * fails; skips (77, with the reason) where cuobjdump is missing. */
+static void skip_vector_loads(const char *why)
+{
+    printf("SKIPPED: the compiled kernel cannot be read here: %s\n", why);
+    fflush(stdout);
+    exit(TUT_EXIT_SKIP);
+}
+
+static int case_vector_loads(tut_grader *g)
+{
+    if (!grade_size(g, 4 * tut_grader_size(g, 1000, 100000) + tut_grader_size(g, 1, 3)))
+        return 0;
+    char tool[1024], why[640];
+    char *sass = own_sass_read(tool, sizeof tool, why, sizeof why);
+    if (!sass)
+        skip_vector_loads(why);
+    /* global or generic loads (LDG, LD.E) of 128 or 256 bits; not LDC/LDCU (constants) */
+    const int wide = own_sass_count(sass, "vecadd_f32x4_kernel", "LDG", ".128") +
+                     own_sass_count(sass, "vecadd_f32x4_kernel", "LDG", ".256") +
+                     own_sass_count(sass, "vecadd_f32x4_kernel", "LD.", ".128");
+    free(sass);
+    if (wide < 0)
+        skip_vector_loads("the listing holds no vecadd_f32x4_kernel (no SASS in the binary)");
+    if (wide == 0)
+        printf("FAIL: vecadd_f32x4_kernel loads no 128-bit word (%s -sass: no LDG.E.128): "
+               "read a and b as float4, one load of four floats\n", tool);
+    else
+        printf("  vecadd_f32x4_kernel: %d 128-bit load(s) in the compiled code (%s -sass)\n",
+               wide, tool);
+    return wide > 0;
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
         {"tails", case_tails},   {"tiny", case_tiny},   {"primes", case_primes},
         {"stride_edges", case_stride_edges}, {"boundaries", case_boundaries},
+        {"vector_loads", case_vector_loads},
     };
     const tut_exercise ex = {.id = "ex01.2",
                              .title = "the float4 kernel with its tail",
