@@ -22,7 +22,6 @@
  * The multiplying warpgroups are step 13's. Needs compute capability 9.0 and sm_90a code. */
 #include "wgmma_parts.cuh"
 
-
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_round_on_load_kernel(const float *A, size_t lda, const __grid_constant__ CUtensorMap b_map,
                            int M, int N, int K, float *C, size_t ldc)
