@@ -177,7 +177,8 @@ tut_id_result tut_id_publish(const char *path, const tut_id_stamp *mine, const v
                 snprintf(why, why_len, "%s already holds this launch's NCCL id (%s): two "
                          "processes were given rank 0. Every rank needs its own number "
                          "(SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK): start them all with one "
-                         "srun or mpirun", path, who);
+                         "srun or mpirun. (If no other process is running, an earlier run given "
+                         "the same launch name left the file: remove it.)", path, who);
                 return TUT_ID_TAKEN;
             }
             if (!is_random(mine->launch) && !is_random(found->launch) && attempt == 0) {

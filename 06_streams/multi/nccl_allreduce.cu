@@ -103,6 +103,13 @@ int main(int argc, char **argv)
         printf("SKIPPED: needs %llu GPUs, this machine shows %d\n", min_gpus, gpus);
         return TUT_EXIT_SKIP;
     }
+    if (launched && id_file) { /* a node with more ranks than GPUs: refused before any GPU */
+        if (tut_multi_rank_device(&launch, visible, getenv("CUDA_VISIBLE_DEVICES"), why,
+                                  sizeof why) < 0) {
+            fprintf(stderr, "rank %d: %s\n", launch.rank, why);
+            return 2;
+        }
+    }
     if (!launched || launch.rank == 0)
         tut_select_device(TUT_NEED_NOTHING); /* the GPU the CSV's header names */
     collective_job job = {.n_dot = n_dot, .seed = seed, .min_bytes = min_bytes,
