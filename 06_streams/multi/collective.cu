@@ -162,11 +162,28 @@ static void buffers_destroy(buffers *b)
     }
 }
 
-/* Waits for every local stream. One process per GPU: polled against the deadline, with NCCL's
- * state, so that a collective whose peer died ends this rank instead of hanging it. */
+/* One process per GPU, while waiting for the GPU: a failed peer (NCCL's asynchronous error) or
+ * a wait past the deadline ends this rank. Also the timer's watch (multi_set_watch). */
+static void team_watch(void *arg, double waited_s)
+{
+    const collective_team *t = (const collective_team *)arg;
+    ncclResult_t state = ncclSuccess;
+    for (int l = 0; l < t->local && (state == ncclSuccess || state == ncclInProgress); ++l)
+        NCCL_CHECK(ncclCommGetAsyncError(t->comm[l], &state));
+    if (state != ncclSuccess && state != ncclInProgress)
+        team_give_up(t, "a collective failed: another rank has failed or exited", state);
+    if (waited_s > t->timeout_s) {
+        char what[256];
+        snprintf(what, sizeof what, "a collective did not finish within %.0f s: another rank has "
+                 "stopped or exited (see its message)", t->timeout_s);
+        team_give_up(t, what, state);
+    }
+}
+
+/* Waits for every local stream; one process per GPU, polled with team_watch. */
 static void sync_team(const collective_team *t)
 {
-    const double deadline = seconds_now() + t->timeout_s;
+    const double t0 = seconds_now();
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
         if (t->local == t->ranks) {
@@ -175,16 +192,7 @@ static void sync_team(const collective_team *t)
         }
         cudaError_t done;
         while ((done = cudaStreamQuery(t->stream[l])) == cudaErrorNotReady) {
-            ncclResult_t state = ncclSuccess;
-            NCCL_CHECK(ncclCommGetAsyncError(t->comm[l], &state));
-            if (state != ncclSuccess && state != ncclInProgress)
-                team_give_up(t, "a collective failed: another rank has failed or exited", state);
-            if (seconds_now() > deadline) {
-                char what[256];
-                snprintf(what, sizeof what, "a collective did not finish within %.0f s: another "
-                         "rank has stopped or exited (see its message)", t->timeout_s);
-                team_give_up(t, what, state);
-            }
+            team_watch((void *)t, seconds_now() - t0);
             pause_ms(1);
         }
         CUDA_CHECK(done);
@@ -502,6 +510,8 @@ int collective_run_team(collective_team *t, const collective_job *job, int with_
                version / 100 % 100, version % 100, t->ranks, t->ranks == 1 ? "" : "s",
                t->local == t->ranks ? "one process drives them all" : "one process per GPU",
                getenv("NCCL_NVLS_ENABLE"));
+    if (t->local < t->ranks) /* the sweep's timer waits the same way */
+        multi_set_watch(team_watch, t);
     int wrong = dot_product(t, job);
     buffers b;
     const size_t check_max = 1000003, bench_max = job->bench ? job->max_bytes / sizeof(float) : 0;
@@ -519,6 +529,7 @@ int collective_run_team(collective_team *t, const collective_job *job, int with_
             TEAM_NCCL(t, ncclCommFinalize(t->comm[l]));
         NCCL_CHECK(ncclCommDestroy(t->comm[l]));
     }
+    multi_set_watch(NULL, NULL);
     if (t->first_rank == 0)
         printf("%s\n", any ? "FAIL" : "PASS");
     return any ? 1 : 0;
