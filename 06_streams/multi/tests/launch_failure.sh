@@ -16,6 +16,8 @@
 #   shared_gpu      2 ranks, each shown the same single GPU: NCCL refuses, both exit 2
 #   other_launch    an earlier launch's id file and no rank 0: rank 1 at 10 s names it
 #   stale_replaced  an earlier launch's id file: this launch's rank 0 replaces it, both pass
+#   rank_dies       rank 1 killed (as a crash would end it) during the all-reduce sweep: rank 0
+#                   ends within its deadline, NCCL aborted (2 GPUs)
 # Exit 0 as expected, 1 not, 77 skipped (no GPU, or fewer GPUs than the case needs).
 set -u
 program=$1
@@ -32,7 +34,7 @@ if [[ -n ${CUDA_VISIBLE_DEVICES+set} ]]; then # the ctest pass on one GPU sets i
   [[ $listed -lt $gpus ]] && gpus=$listed
 fi
 need=1
-case $case in pass | too_many_ranks | stale_replaced) need=2 ;; esac
+case $case in pass | too_many_ranks | stale_replaced | rank_dies) need=2 ;; esac
 if [[ $gpus -lt $need ]]; then
   echo "[tutorial-skip] $case needs $need GPU(s); this machine shows $gpus"
   exit 77
@@ -55,7 +57,7 @@ start() {
   env -u OMPI_COMM_WORLD_RANK -u PMI_RANK SLURM_JOB_ID=$job SLURM_STEP_ID=0 SLURM_PROCID=$rank \
     SLURM_STEP_NUM_TASKS=$ranks SLURM_NTASKS=$ranks SLURM_LOCALID=$local_rank SLURM_NODEID=0 \
     SLURM_STEP_TASKS_PER_NODE=$per_node CUDA_VISIBLE_DEVICES=$two_gpus "$@" \
-    "$program" --id-file "$idfile" --timeout $deadline --n 1000 >"$dir/$name.log" 2>&1 &
+    "$program" --id-file "$idfile" --timeout $deadline --n 1000 ${extra:-} >"$dir/$name.log" 2>&1 &
   pids+=($!)
   logs+=("$name")
 }
@@ -108,6 +110,18 @@ other_launch | stale_replaced)
   { printf 'nccl-id ranks=2 launch=%s.0 host=elsewhere pid=1\n' $((job + 1)); head -c 128 /dev/zero; } >"$idfile"
   [[ $case == stale_replaced ]] && start rank0 0 2 0 2
   start rank1 1 2 1 2
+  ;;
+rank_dies)
+  extra="--bench --max-bytes 1G"
+  start rank0 0 2 0 2
+  start rank1 1 2 1 2
+  for _ in $(seq 300); do # until the sweep has begun (at most 30 s)
+    grep -q "bus bandwidth" "$dir/rank0.log" && break
+    sleep 0.1
+  done
+  sleep 0.5
+  t0=$SECONDS # the deadline counts from the crash
+  kill -KILL "${pids[1]}" # the test plays the crash; the program itself never signals
   ;;
 *)
   echo "unknown case $case"
@@ -170,6 +184,10 @@ shared_gpu)
   expect rank1 2 "two ranks on one GPU|did not form|failed to form"
   ;;
 other_launch) expect rank1 2 "still holds another launch's NCCL id .*launch $((job + 1)).0" ;;
+rank_dies)
+  expect rank1 137 "rank 1 of 2"
+  expect rank0 2 "rank 0: .*NCCL aborted the communicator"
+  ;;
 esac
 if [[ $failures -gt 0 ]]; then
   echo "launch_failure $case: $failures check(s) failed"
