@@ -40,7 +40,7 @@ if [[ $gpus -lt $need ]]; then
   exit 77
 fi
 first_gpu=$(cut -d, -f1 <<<"${CUDA_VISIBLE_DEVICES:-0}")
-two_gpus=${CUDA_VISIBLE_DEVICES:-0,1}
+two_gpus=$(cut -d, -f1,2 <<<"${CUDA_VISIBLE_DEVICES:-0,1}") # exactly two, on a larger machine too
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tut-launch.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
