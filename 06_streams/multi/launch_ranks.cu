@@ -89,6 +89,14 @@ int collective_run_ranks(const collective_job *job, const tut_multi_launch *laun
 {
     const double deadline = seconds_now() + job->timeout_s; /* the whole launch: id and init */
     char why[1024];
+    int version = 0; /* the library loaded, which may be older than the header built against */
+    NCCL_CHECK(ncclGetVersion(&version));
+    if (version < 21400) {
+        printf("SKIPPED: the NCCL library loaded is %d.%d.%d, older than 2.14: no non-blocking "
+               "communicator, so a wrong launch could hang\n", version / 10000,
+               version / 100 % 100, version % 100);
+        return TUT_EXIT_SKIP;
+    }
     const int device = tut_multi_rank_device(launch, visible, getenv("CUDA_VISIBLE_DEVICES"),
                                              why, sizeof why);
     if (device < 0) { /* before touching any GPU */
