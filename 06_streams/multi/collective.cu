@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "check_nccl.h"
-#include "id_file.h"
 #include "multi_kernels.h"
 #include "tutorial.h"
 
