@@ -221,17 +221,51 @@ double mc_sigmas(const mc_result *r, double exact)
     return err <= 1e-12 * fmax(1.0, fabs(exact)) ? 0.0 : INFINITY;
 }
 
+/* Below this many samples the standard error, itself estimated from the samples, judges nothing
+ * (two samples that happen to be close give a tiny one): Hoeffding's bound judges instead. */
+#define FEW_SAMPLES 100
+
+/* The values f takes on [a, b] (a range mc_range_problem accepts: 1/x on one side of 0). */
+static void f_range(mc_integrand which, double a, double b, double *lo, double *hi)
+{
+    switch (which) {
+    case MC_INV: *lo = fmin(1.0 / a, 1.0 / b), *hi = fmax(1.0 / a, 1.0 / b); return;
+    case MC_SQUARE:
+        *hi = fmax(a * a, b * b);
+        *lo = a <= 0.0 && b >= 0.0 ? 0.0 : fmin(a * a, b * b);
+        return;
+    case MC_SIN: *lo = -1.0, *hi = 1.0; return;
+    case MC_CIRCLE: *lo = 0.0, *hi = 4.0; return;
+    default: *lo = 1.0, *hi = 1.0; return;
+    }
+}
+
 int mc_report(const char *label, const mc_problem *p, const mc_sums *sums, double max_sigmas)
 {
     const mc_result r = mc_finish(sums, p->a, p->b);
     const double exact = mc_exact(p->integrand, p->a, p->b);
     const double sig = mc_sigmas(&r, exact);
     /* NaN fails: every comparison with NaN is false. */
-    const int ok = sums->n == p->samples && sig <= max_sigmas;
+    int ok = sums->n == p->samples && sig <= max_sigmas;
+    double bound = -1.0;
+    if (sums->n < FEW_SAMPLES) {
+        /* f in [lo, hi]: the mean of n samples strays t from its expectation with probability
+         * at most 2 exp(-2 n t^2 / (hi - lo)^2) (Hoeffding): 1 run in 10^9 beyond the bound;
+         * plus the GPU's fast 1/x and sine (integrands.h), far below it */
+        double lo, hi;
+        f_range(p->integrand, p->a, p->b, &lo, &hi);
+        const double n = sums->n > 0 ? (double)sums->n : 1.0;
+        bound = (p->b - p->a) * (hi - lo) * sqrt(log(2.0 / 1e-9) / (2.0 * n)) +
+                1e-6 * (fabs(exact) + (p->b - p->a));
+        ok = sums->n == p->samples && fabs(r.estimate - exact) <= bound;
+    }
     printf("%-22s %-6s [%g, %g] n=%llu: %.9f  (doc (b-a)/(n-1): %.9f)  +- %.2e  exact %.9f  "
            "%.2f SE %s\n",
            label, mc_integrand_name(p->integrand), p->a, p->b, sums->n, r.estimate,
            r.doc_estimate, r.std_error, exact, sig, ok ? "ok" : "FAIL");
+    if (bound >= 0.0)
+        printf("  fewer than %d samples: judged by Hoeffding's bound, |error| <= %.3g\n",
+               FEW_SAMPLES, bound);
     if (sums->n != p->samples)
         printf("  drew %llu samples, asked for %llu\n", sums->n, p->samples);
     return ok;

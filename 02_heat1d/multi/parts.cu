@@ -212,29 +212,39 @@ void heat_rod_destroy(heat_rod *r)
     CUDA_CHECK(cudaSetDevice(0));
 }
 
+/* The first step must find every value in place. The copies go on each part's own comm stream
+ * (the legacy stream's plain cudaMemcpy does not order the non-blocking streams the steps run
+ * on, and one from pageable memory may return before its data lands), and scatter waits for
+ * them all before it returns: the step, and the caller's u, are then free to go. */
 void heat_rod_scatter(heat_rod *r, const double *u)
 {
-    const double zero = 0.0;
+    static const double zero = 0.0; /* outlives the copies whatever the caller does next */
     for (int p = 0; p < r->parts; ++p) {
         heat_part *part = &r->part[p];
         CUDA_CHECK(cudaSetDevice(part->device));
-        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaDeviceSynchronize()); /* the last run's steps are done with the buffers */
         const int first_part = part->first == 0, last_part = part->first + part->count == r->n;
         /* points and their halos, the rod's values or 0.0 at a wall */
-        CUDA_CHECK(cudaMemcpy(part->buf[0] + 1, u + part->first, part->count * sizeof(double),
-                              cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(part->buf[0], first_part ? &zero : u + part->first - 1,
-                              sizeof(double), cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(part->buf[0] + part->count + 1,
-                              last_part ? &zero : u + part->first + part->count, sizeof(double),
-                              cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpyAsync(part->buf[0] + 1, u + part->first,
+                                   part->count * sizeof(double), cudaMemcpyHostToDevice,
+                                   part->comm));
+        CUDA_CHECK(cudaMemcpyAsync(part->buf[0], first_part ? &zero : u + part->first - 1,
+                                   sizeof(double), cudaMemcpyHostToDevice, part->comm));
+        CUDA_CHECK(cudaMemcpyAsync(part->buf[0] + part->count + 1,
+                                   last_part ? &zero : u + part->first + part->count,
+                                   sizeof(double), cudaMemcpyHostToDevice, part->comm));
         if (first_part)
-            CUDA_CHECK(cudaMemcpy(part->buf[1], &zero, sizeof(double), cudaMemcpyHostToDevice));
+            CUDA_CHECK(cudaMemcpyAsync(part->buf[1], &zero, sizeof(double),
+                                       cudaMemcpyHostToDevice, part->comm));
         if (last_part)
-            CUDA_CHECK(cudaMemcpy(part->buf[1] + part->count + 1, &zero, sizeof(double),
-                                  cudaMemcpyHostToDevice));
-        /* a step waits for `sent`: recorded once here, it is complete at once */
+            CUDA_CHECK(cudaMemcpyAsync(part->buf[1] + part->count + 1, &zero, sizeof(double),
+                                       cudaMemcpyHostToDevice, part->comm));
+        /* a step waits for `sent`: recorded here, after the copies */
         CUDA_CHECK(cudaEventRecord(part->sent, part->comm));
+    }
+    for (int p = 0; p < r->parts; ++p) {
+        CUDA_CHECK(cudaSetDevice(r->part[p].device));
+        CUDA_CHECK(cudaStreamSynchronize(r->part[p].comm));
     }
 }
 

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "check_nccl.h"
 #include "multi_kernels.h"
@@ -32,18 +30,93 @@ typedef struct {
 
 static void set_local(const collective_team *t, int l) { CUDA_CHECK(cudaSetDevice(t->device[l])); }
 
+/* ---- Waiting with a deadline: a rank that died must not hang the others -------------------
+ * One process per GPU: the communicator is non-blocking (ncclConfig_t.blocking = 0), so an
+ * NCCL call may return ncclInProgress, and a collective whose peer died never completes on the
+ * GPU. Every wait below polls ncclCommGetAsyncError (and the stream) against t->timeout_s, and
+ * ends with ncclCommAbort and exit 2 naming the cause. One process that drives every GPU has
+ * blocking communicators and nothing to wait for but its own GPUs. */
+
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+static void pause_ms(long ms)
+{
+    const struct timespec pause = {.tv_sec = 0, .tv_nsec = ms * 1000000L};
+    nanosleep(&pause, NULL);
+}
+
+/* Ends this rank: the cause, NCCL's last words, every communicator aborted, exit 2. */
+static void team_give_up(const collective_team *t, const char *what, ncclResult_t result)
+{
+    fprintf(stderr, "rank %d: %s", t->first_rank, what);
+    if (result != ncclSuccess && result != ncclInProgress)
+        fprintf(stderr, " (NCCL: %s; %s)", ncclGetErrorString(result),
+                t->comm[0] ? ncclGetLastError(t->comm[0]) : "no communicator");
+    fprintf(stderr, ". NCCL aborted the communicator.\n");
+    for (int l = 0; l < t->local; ++l)
+        if (t->comm[l])
+            (void)ncclCommAbort(t->comm[l]);
+    exit(2);
+}
+
+/* Polls every local communicator until none is in progress: within t->timeout_s, or give up. */
+static void team_settle(const collective_team *t, const char *call)
+{
+    const double deadline = seconds_now() + t->timeout_s;
+    for (long polls = 0;; ++polls) {
+        ncclResult_t state = ncclSuccess;
+        for (int l = 0; l < t->local && state == ncclSuccess; ++l)
+            NCCL_CHECK(ncclCommGetAsyncError(t->comm[l], &state));
+        if (state == ncclSuccess)
+            return;
+        char what[512];
+        if (state != ncclInProgress) {
+            snprintf(what, sizeof what, "%s failed: another rank has failed or exited", call);
+            team_give_up(t, what, state);
+        }
+        if (seconds_now() > deadline) {
+            snprintf(what, sizeof what, "%s did not finish within %.0f s: another rank has "
+                     "stopped or exited (see its message)", call, t->timeout_s);
+            team_give_up(t, what, state);
+        }
+        if (polls > 10000) /* the sweep times these calls: no sleep while they are quick */
+            pause_ms(1);
+    }
+}
+
+/* An NCCL call of the team: ncclInProgress is waited for (team_settle); an error ends the rank
+ * (exit 2 with one process per GPU, where a peer's failure shows up here; exit 1 as NCCL_CHECK
+ * with one process). */
+static void team_nccl(const collective_team *t, ncclResult_t result, const char *call,
+                      const char *file, int line)
+{
+    if (result == ncclInProgress)
+        team_settle(t, call);
+    else if (result != ncclSuccess && t->local < t->ranks)
+        team_give_up(t, call, result);
+    else
+        tut_check_nccl(result, call, file, line);
+}
+
+#define TEAM_NCCL(t, call) team_nccl((t), (call), #call, __FILE__, __LINE__)
+
 /* Queues NCCL's all-reduce of b->count floats, send -> recv, on every local GPU's stream. */
 static void nccl_allreduce_work(void *arg)
 {
     buffers *b = (buffers *)arg;
     collective_team *t = b->team;
-    NCCL_CHECK(ncclGroupStart());
+    TEAM_NCCL(t, ncclGroupStart());
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
-        NCCL_CHECK(ncclAllReduce(b->send[l], b->recv[l], b->count, ncclFloat, ncclSum, t->comm[l],
-                                 t->stream[l]));
+        TEAM_NCCL(t, ncclAllReduce(b->send[l], b->recv[l], b->count, ncclFloat, ncclSum,
+                                   t->comm[l], t->stream[l]));
     }
-    NCCL_CHECK(ncclGroupEnd());
+    TEAM_NCCL(t, ncclGroupEnd());
 }
 
 static void ring_allreduce_work(void *arg)
@@ -87,11 +160,40 @@ static void buffers_destroy(buffers *b)
     }
 }
 
+/* One process per GPU, while waiting for the GPU: a failed peer (NCCL's asynchronous error) or
+ * a wait past the deadline ends this rank. Also the timer's watch (multi_set_watch). */
+static void team_watch(void *arg, double waited_s)
+{
+    const collective_team *t = (const collective_team *)arg;
+    ncclResult_t state = ncclSuccess;
+    for (int l = 0; l < t->local && (state == ncclSuccess || state == ncclInProgress); ++l)
+        NCCL_CHECK(ncclCommGetAsyncError(t->comm[l], &state));
+    if (state != ncclSuccess && state != ncclInProgress)
+        team_give_up(t, "a collective failed: another rank has failed or exited", state);
+    if (waited_s > t->timeout_s) {
+        char what[256];
+        snprintf(what, sizeof what, "a collective did not finish within %.0f s: another rank has "
+                 "stopped or exited (see its message)", t->timeout_s);
+        team_give_up(t, what, state);
+    }
+}
+
+/* Waits for every local stream; one process per GPU, polled with team_watch. */
 static void sync_team(const collective_team *t)
 {
+    const double t0 = seconds_now();
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
-        CUDA_CHECK(cudaStreamSynchronize(t->stream[l]));
+        if (t->local == t->ranks) {
+            CUDA_CHECK(cudaStreamSynchronize(t->stream[l]));
+            continue;
+        }
+        cudaError_t done;
+        while ((done = cudaStreamQuery(t->stream[l])) == cudaErrorNotReady) {
+            team_watch((void *)t, seconds_now() - t0);
+            pause_ms(1);
+        }
+        CUDA_CHECK(done);
     }
 }
 
@@ -107,12 +209,12 @@ static double team_reduce(const collective_team *t, const double *mine, ncclRedO
         CUDA_CHECK(cudaMemcpyAsync(d[l], &mine[l], sizeof(double), cudaMemcpyHostToDevice,
                                    t->stream[l]));
     }
-    NCCL_CHECK(ncclGroupStart());
+    TEAM_NCCL(t, ncclGroupStart());
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
-        NCCL_CHECK(ncclAllReduce(d[l], d[l], 1, ncclDouble, op, t->comm[l], t->stream[l]));
+        TEAM_NCCL(t, ncclAllReduce(d[l], d[l], 1, ncclDouble, op, t->comm[l], t->stream[l]));
     }
-    NCCL_CHECK(ncclGroupEnd());
+    TEAM_NCCL(t, ncclGroupEnd());
     sync_team(t);
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
@@ -150,13 +252,13 @@ static int dot_product(const collective_team *t, const collective_job *job)
                                    cudaMemcpyHostToDevice, t->stream[l]));
         multi_dot(d_x[l], d_y[l], count, d_partials[l], d_sum[l], t->stream[l]);
     }
-    NCCL_CHECK(ncclGroupStart()); /* one call per GPU, issued together: none waits alone */
+    TEAM_NCCL(t, ncclGroupStart()); /* one call per GPU, issued together: none waits alone */
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
-        NCCL_CHECK(ncclAllReduce(d_sum[l], d_sum[l], 1, ncclDouble, ncclSum, t->comm[l],
-                                 t->stream[l]));
+        TEAM_NCCL(t, ncclAllReduce(d_sum[l], d_sum[l], 1, ncclDouble, ncclSum, t->comm[l],
+                                   t->stream[l]));
     }
-    NCCL_CHECK(ncclGroupEnd());
+    TEAM_NCCL(t, ncclGroupEnd());
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
         CUDA_CHECK(cudaMemcpyAsync(&got[l], d_sum[l], sizeof(double), cudaMemcpyDeviceToHost,
@@ -357,7 +459,7 @@ static int sweep(buffers *b, const collective_job *job)
                "NCCL", "ring", "ring/NCCL", "checked", t->ranks, t->ranks == 1 ? "" : "s");
     unsigned long long wrong = 0;
     double goal_ratio = -1.0;
-    for (size_t bytes = job->min_bytes & ~(size_t)3; bytes <= job->max_bytes; bytes *= 2) {
+    for (size_t bytes = job->min_bytes; bytes <= job->max_bytes; bytes *= 2) {
         b->count = bytes / sizeof(float);
         b->pieces = job->pieces;
         fill_whole(b, job->seed);
@@ -395,9 +497,9 @@ static int sweep(buffers *b, const collective_job *job)
     return wrong != 0;
 }
 
-/* ---- The two ways to start ---------------------------------------------------------------- */
+/* ---- The team's work, and one process for every GPU ---------------------------------------------------------------- */
 
-static int run_team(collective_team *t, const collective_job *job, int with_ring)
+int collective_run_team(collective_team *t, const collective_job *job, int with_ring)
 {
     int version = 0;
     NCCL_CHECK(ncclGetVersion(&version));
@@ -406,6 +508,8 @@ static int run_team(collective_team *t, const collective_job *job, int with_ring
                version / 100 % 100, version % 100, t->ranks, t->ranks == 1 ? "" : "s",
                t->local == t->ranks ? "one process drives them all" : "one process per GPU",
                getenv("NCCL_NVLS_ENABLE"));
+    if (t->local < t->ranks) /* the sweep's timer waits the same way */
+        multi_set_watch(team_watch, t);
     int wrong = dot_product(t, job);
     buffers b;
     const size_t check_max = 1000003, bench_max = job->bench ? job->max_bytes / sizeof(float) : 0;
@@ -418,8 +522,12 @@ static int run_team(collective_team *t, const collective_job *job, int with_ring
     for (int l = 0; l < t->local; ++l)
         mine[l] = l == 0 ? wrong : 0;
     const int any = team_reduce(t, mine, ncclSum) != 0.0;
-    for (int l = 0; l < t->local; ++l)
+    for (int l = 0; l < t->local; ++l) {
+        if (t->local < t->ranks) /* non-blocking: finish its work (bounded), then free it */
+            TEAM_NCCL(t, ncclCommFinalize(t->comm[l]));
         NCCL_CHECK(ncclCommDestroy(t->comm[l]));
+    }
+    multi_set_watch(NULL, NULL);
     if (t->first_rank == 0)
         printf("%s\n", any ? "FAIL" : "PASS");
     return any ? 1 : 0;
@@ -438,7 +546,7 @@ int collective_run_single(const collective_job *job, int visible)
         CUDA_CHECK(cudaStreamCreateWithFlags(&t.stream[g], cudaStreamNonBlocking));
     }
     NCCL_CHECK(ncclCommInitAll(t.comm, visible, t.device));
-    const int code = run_team(&t, job, 1);
+    const int code = collective_run_team(&t, job, 1);
     for (int g = 0; g < visible; ++g) {
         CUDA_CHECK(cudaSetDevice(g));
         CUDA_CHECK(cudaStreamDestroy(t.stream[g]));
@@ -446,81 +554,3 @@ int collective_run_single(const collective_job *job, int visible)
     return code;
 }
 
-/* NCCL's unique id through a file: rank 0 writes it whole (a temporary file renamed, so no rank
- * reads half of it) after a line naming this launch (tut_multi_id_header); the others wait for
- * a file of their own launch (at most two minutes): one left by a crashed run or an earlier
- * step names another and is passed over. A launcher that names no launch (token "") leaves
- * only the file's age: one older than this rank's wait minus a minute is taken as stale. */
-static int share_id(ncclUniqueId *id, const tut_multi_launch *launch, const char *path)
-{
-    char head[256];
-    const int head_len = tut_multi_id_header(launch->token, head, sizeof head);
-    if (head_len < 0) {
-        fprintf(stderr, "rank %d: the launch's name is too long for the id file\n", launch->rank);
-        return 2;
-    }
-    if (launch->rank == 0) {
-        NCCL_CHECK(ncclGetUniqueId(id));
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
-        FILE *f = fopen(tmp, "wb");
-        if (!f || fwrite(head, 1, (size_t)head_len, f) != (size_t)head_len ||
-            fwrite(id, sizeof *id, 1, f) != 1 || fflush(f) != 0 || fsync(fileno(f)) != 0 ||
-            fclose(f) != 0 || rename(tmp, path) != 0) {
-            fprintf(stderr, "rank 0: cannot write NCCL's id to %s\n", path);
-            return 2;
-        }
-        return 0;
-    }
-    const time_t oldest = time(NULL) - 60;
-    int told = 0;
-    const struct timespec wait = {.tv_sec = 0, .tv_nsec = 10000000};
-    for (int tries = 0; tries < 12000; ++tries) {
-        char data[sizeof head + sizeof *id + 1];
-        struct stat st;
-        FILE *f = fopen(path, "rb");
-        if (f) {
-            const int dated = fstat(fileno(f), &st) == 0;
-            const size_t got = fread(data, 1, sizeof data, f);
-            fclose(f);
-            const long at = tut_multi_id_payload(data, got, launch->token, sizeof *id);
-            const int stale = at == -1 || (at >= 0 && !launch->token[0] && dated &&
-                                           st.st_mtime < oldest);
-            if (at >= 0 && !stale) {
-                memcpy(id, data + at, sizeof *id);
-                return 0;
-            }
-            if (stale && !told++)
-                fprintf(stderr, "rank %d: %s is stale (another launch's, or older than this "
-                        "one): waiting for rank 0's\n", launch->rank, path);
-        }
-        nanosleep(&wait, NULL);
-    }
-    fprintf(stderr, "rank %d: no NCCL id of this launch (%s) in %s after 120 s: is it on a path "
-            "every rank sees, and did rank 0 start?\n", launch->rank,
-            launch->token[0] ? launch->token : "unnamed", path);
-    return 1;
-}
-
-int collective_run_ranks(const collective_job *job, const tut_multi_launch *launch, int visible,
-                         const char *id_file)
-{
-    collective_team t = {.local = 1, .ranks = launch->size, .first_rank = launch->rank,
-                         .mode = "ranks"};
-    t.device[0] = launch->local_rank % visible;
-    printf("rank %d of %d (%s, local rank %d): GPU %d of the %d this process sees\n",
-           launch->rank, launch->size, launch->launcher, launch->local_rank, t.device[0], visible);
-    fflush(stdout);
-    CUDA_CHECK(cudaSetDevice(t.device[0]));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&t.stream[0], cudaStreamNonBlocking));
-    ncclUniqueId id;
-    const int shared = share_id(&id, launch, id_file);
-    if (shared)
-        return shared;
-    NCCL_CHECK(ncclCommInitRank(&t.comm[0], launch->size, id, launch->rank));
-    if (launch->rank == 0)
-        remove(id_file); /* every rank has joined: the id is used up */
-    const int code = run_team(&t, job, 0);
-    CUDA_CHECK(cudaStreamDestroy(t.stream[0]));
-    return code;
-}

@@ -14,6 +14,7 @@ typedef struct {
     unsigned long long n_dot, seed, min_bytes, max_bytes;
     int pieces, bench;
     const char *outdir;
+    double timeout_s; /* one process per GPU: the longest wait for the other ranks */
 } collective_job;
 
 typedef struct {
@@ -24,12 +25,17 @@ typedef struct {
     ncclComm_t comm[TUT_MULTI_MAX_GPUS];
     cudaStream_t stream[TUT_MULTI_MAX_GPUS];
     const char *mode;                        /* "single" or "ranks" (the CSV's column) */
+    double timeout_s; /* one process per GPU: the longest wait on the other ranks */
 } collective_team;
 
 /* One process, every visible GPU: ncclCommInitAll. Returns the exit code. */
 int collective_run_single(const collective_job *job, int visible);
-/* One process per GPU, started by a launcher: ncclCommInitRank with the id from id_file
- * (rank 0 writes it, the others wait for it). Returns the exit code. */
+/* The checks (and, with_ring, the ring) and the sweep on a formed team; destroys its
+ * communicators. Returns the exit code. */
+int collective_run_team(collective_team *t, const collective_job *job, int with_ring);
+/* One process per GPU, started by a launcher (launch_ranks.cu): this rank's GPU, NCCL's id
+ * through id_file (rank 0 writes it, the others wait for it), ncclCommInitRankConfig, each wait
+ * bounded by job->timeout_s. Returns the exit code: 2 with the cause when the launch is wrong. */
 int collective_run_ranks(const collective_job *job, const tut_multi_launch *launch, int visible,
                          const char *id_file);
 

@@ -1,7 +1,7 @@
 /* CPU tests of the multi-GPU helpers (multi_gpu.h): the split over GPUs for any n and count
  * (n below the count, n = 1, primes), nccl-tests' bus bandwidth, the ring's schedule (simulated:
  * every chunk must end summed once over every rank, on every rank), the PCIe arithmetic and the
- * launcher's variables and the id file's launch check. No GPU needed. */
+ * launcher's variables and the ranks on a node. No GPU needed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -189,42 +189,59 @@ static void test_launcher(void)
     EXPECT(launch_of(local_above, &l) == -1);
 }
 
-/* The id file: this launch's line, then exactly the id's bytes. */
-static void test_id_file(void)
+/* The ranks on this node: each launcher's own count, Slurm's from its tasks-per-node list. */
+static void test_local_size(void)
 {
-    char file[512];
-    const char id[16] = "0123456789abcdef";
-    const int head = tut_multi_id_header("77.2", file, sizeof file);
-    EXPECT(head == (int)strlen("nccl-id launch=77.2\n") && memcmp(file, "nccl-id launch=77.2\n",
-                                                                   (size_t)head) == 0);
-    memcpy(file + head, id, sizeof id);
-    const size_t len = (size_t)head + sizeof id;
-    EXPECT(tut_multi_id_payload(file, len, "77.2", sizeof id) == head);
-    /* another launch's file (a crashed run, an earlier step): stale */
-    EXPECT(tut_multi_id_payload(file, len, "77.3", sizeof id) == -1);
-    EXPECT(tut_multi_id_payload(file, len, "77.20", sizeof id) == -1);
-    EXPECT(tut_multi_id_payload(file, len, "", sizeof id) == -1);
-    EXPECT(tut_multi_id_payload(file, len, "77", sizeof id) == -1);
-    /* incomplete or not an id file at all */
-    EXPECT(tut_multi_id_payload(file, len - 1, "77.2", sizeof id) == -2);
-    EXPECT(tut_multi_id_payload(file, len + 1, "77.2", sizeof id) == -2);
-    EXPECT(tut_multi_id_payload(file, (size_t)head - 1, "77.2", sizeof id) == -2);
-    EXPECT(tut_multi_id_payload(id, sizeof id, "77.2", sizeof id) == -2); /* the old format */
-    EXPECT(tut_multi_id_payload(NULL, 0, "77.2", sizeof id) == -2);
-    /* a launcher that names none: an empty token, matched only by an empty token */
-    const int bare = tut_multi_id_header("", file, sizeof file);
-    memcpy(file + bare, id, sizeof id);
-    EXPECT(tut_multi_id_payload(file, (size_t)bare + sizeof id, "", sizeof id) == bare);
-    EXPECT(tut_multi_id_payload(file, (size_t)bare + sizeof id, "77.2", sizeof id) == -1);
-    char small[8];
-    EXPECT(tut_multi_id_header("77.2", small, sizeof small) == -1);
+    EXPECT(tut_multi_slurm_tasks_on_node("2", 0) == 2);
+    EXPECT(tut_multi_slurm_tasks_on_node("2(x3),1", 0) == 2);
+    EXPECT(tut_multi_slurm_tasks_on_node("2(x3),1", 2) == 2);
+    EXPECT(tut_multi_slurm_tasks_on_node("2(x3),1", 3) == 1);
+    EXPECT(tut_multi_slurm_tasks_on_node("2(x3),1", 4) == 0);
+    EXPECT(tut_multi_slurm_tasks_on_node("4,3,1", 1) == 3);
+    EXPECT(tut_multi_slurm_tasks_on_node("2(3)", 0) == 0);
+    EXPECT(tut_multi_slurm_tasks_on_node("x", 0) == 0);
+    EXPECT(tut_multi_slurm_tasks_on_node(NULL, 0) == 0);
+    tut_multi_launch l;
+    const char *slurm[] = {"SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_PROCID=5",
+                           "SLURM_STEP_NUM_TASKS=7", "SLURM_LOCALID=1", "SLURM_NODEID=1",
+                           "SLURM_STEP_TASKS_PER_NODE=4,3", NULL};
+    EXPECT(launch_of(slurm, &l) == 1 && l.local_size == 3);
+    const char *unknown[] = {"SLURM_STEP_ID=0", "SLURM_PROCID=0", "SLURM_NTASKS=2",
+                             "SLURM_LOCALID=0", NULL};
+    EXPECT(launch_of(unknown, &l) == 1 && l.local_size == 0);
+    const char *ompi[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=4",
+                          "OMPI_COMM_WORLD_LOCAL_RANK=1", "OMPI_COMM_WORLD_LOCAL_SIZE=2", NULL};
+    EXPECT(launch_of(ompi, &l) == 1 && l.local_size == 2);
+    const char *pmi[] = {"PMI_RANK=0", "PMI_SIZE=2", "MPI_LOCALRANKID=0", "MPI_LOCALNRANKS=2",
+                         NULL};
+    EXPECT(launch_of(pmi, &l) == 1 && l.local_size == 2);
+}
+
+/* Which GPU a rank takes, decided before any is touched. */
+static void test_rank_device(void)
+{
+    char why[512] = "";
+    tut_multi_launch l = {.rank = 1, .size = 2, .local_rank = 1, .local_size = 2};
+    EXPECT(tut_multi_rank_device(&l, 2, "0,1", why, sizeof why) == 1);
+    EXPECT(tut_multi_rank_device(&l, 8, NULL, why, sizeof why) == 1);
+    EXPECT(tut_multi_rank_device(&l, 1, "3", why, sizeof why) == 0); /* --gpus-per-task=1 */
+    l = (tut_multi_launch){.rank = 0, .size = 3, .local_rank = 0, .local_size = 3};
+    EXPECT(tut_multi_rank_device(&l, 2, "0,1", why, sizeof why) == -1); /* every rank refuses */
+    EXPECT(strstr(why, "runs 3 ranks") && strstr(why, "CUDA_VISIBLE_DEVICES=0,1") &&
+           strstr(why, "--ntasks-per-node=2") && strstr(why, "--gpus-per-task=1"));
+    l = (tut_multi_launch){.rank = 2, .size = 3, .local_rank = 2, .local_size = 0};
+    EXPECT(tut_multi_rank_device(&l, 2, NULL, why, sizeof why) == -1); /* count unknown */
+    EXPECT(strstr(why, "at least 3 ranks") && strstr(why, "(unset)"));
+    l.local_rank = 1;
+    EXPECT(tut_multi_rank_device(&l, 2, NULL, why, sizeof why) == 1);
 }
 
 int main(int argc, char **argv)
 {
     static const tut_test_group groups[] = {
         {"split", test_split},     {"busbw", test_busbw}, {"ring_schedule", test_ring_schedule},
-        {"pcie", test_pcie},       {"launcher", test_launcher}, {"id_file", test_id_file},
+        {"pcie", test_pcie},       {"launcher", test_launcher}, {"local_size", test_local_size},
+        {"rank_device", test_rank_device},
     };
     return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }

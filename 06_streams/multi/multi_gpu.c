@@ -103,13 +103,15 @@ int tut_multi_launch_from(tut_multi_getenv_fn get, tut_multi_launch *out, char *
      * whatever SLURM_NTASKS says). MPICH's PMI counts only with its local rank (MPI_LOCALRANKID);
      * a PMI_RANK without it is left to the Slurm variables. */
     static const struct {
-        const char *launcher, *only_if, *rank, *size[2], *local, *token[3];
+        const char *launcher, *only_if, *rank, *size[2], *local, *local_size, *token[3];
     } kinds[] = {
         {.launcher = "openmpi", .only_if = "OMPI_COMM_WORLD_RANK", .rank = "OMPI_COMM_WORLD_RANK",
          .size = {"OMPI_COMM_WORLD_SIZE"}, .local = "OMPI_COMM_WORLD_LOCAL_RANK",
+         .local_size = "OMPI_COMM_WORLD_LOCAL_SIZE",
          .token = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", "OMPI_MCA_orte_ess_jobid"}},
         {.launcher = "pmi", .only_if = "MPI_LOCALRANKID", .rank = "PMI_RANK",
-         .size = {"PMI_SIZE"}, .local = "MPI_LOCALRANKID", .token = {"PMIX_NAMESPACE"}},
+         .size = {"PMI_SIZE"}, .local = "MPI_LOCALRANKID",
+         .local_size = "MPI_LOCALNRANKS", .token = {"PMIX_NAMESPACE"}},
         {.launcher = "slurm", .only_if = "SLURM_STEP_ID", .rank = "SLURM_PROCID",
          .size = {"SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"}, .local = "SLURM_LOCALID"},
     };
@@ -138,6 +140,15 @@ int tut_multi_launch_from(tut_multi_getenv_fn get, tut_multi_launch *out, char *
         }
         *out = (tut_multi_launch){.rank = (int)rank, .size = (int)size, .local_rank = (int)local,
                                   .launcher = kinds[k].launcher};
+        if (kinds[k].local_size) {
+            const long local_size = parse_count(get(kinds[k].local_size));
+            out->local_size = local_size > 0 ? (int)local_size : 0;
+        } else { /* Slurm: this node's entry of the tasks-per-node list */
+            const char *per_node = get("SLURM_STEP_TASKS_PER_NODE");
+            const long node = parse_count(get("SLURM_NODEID"));
+            out->local_size = tut_multi_slurm_tasks_on_node(
+                per_node ? per_node : get("SLURM_TASKS_PER_NODE"), node < 0 ? 0 : (int)node);
+        }
         const char *token = first_set(get, kinds[k].token, 3);
         if (strcmp(kinds[k].launcher, "slurm") == 0 && get("SLURM_JOB_ID")) /* job.step */
             snprintf(out->token, sizeof out->token, "%s.%s", get("SLURM_JOB_ID"),
@@ -151,23 +162,53 @@ int tut_multi_launch_from(tut_multi_getenv_fn get, tut_multi_launch *out, char *
     return 0;
 }
 
-int tut_multi_id_header(const char *token, char *out, size_t len)
+int tut_multi_slurm_tasks_on_node(const char *spec, int node)
 {
-    const int n = snprintf(out, len, "nccl-id launch=%s\n", token ? token : "");
-    return n < 0 || (size_t)n >= len ? -1 : n;
+    if (!spec || node < 0)
+        return 0;
+    const char *p = spec;
+    while (*p) {
+        char *end = NULL;
+        const long count = strtol(p, &end, 10);
+        long repeat = 1;
+        if (end == p || count < 0)
+            return 0;
+        p = end;
+        if (*p == '(') { /* "(xK)" */
+            if (p[1] != 'x')
+                return 0;
+            repeat = strtol(p + 2, &end, 10);
+            if (end == p + 2 || *end != ')' || repeat < 1)
+                return 0;
+            p = end + 1;
+        }
+        if (node < repeat)
+            return (int)count;
+        node -= (int)repeat;
+        if (*p == ',')
+            ++p;
+        else if (*p)
+            return 0;
+    }
+    return 0;
 }
 
-long tut_multi_id_payload(const char *data, size_t len, const char *token, size_t id_size)
+int tut_multi_rank_device(const tut_multi_launch *launch, int visible, const char *cuda_visible,
+                          char *why, size_t why_len)
 {
-    char want[256];
-    const int head = tut_multi_id_header(token, want, sizeof want);
-    const char *newline = data ? memchr(data, '\n', len) : NULL;
-    if (head < 0 || !newline || strncmp(data, "nccl-id launch=", 15) != 0)
-        return -2;
-    const size_t got_head = (size_t)(newline - data) + 1;
-    if (got_head != (size_t)head || memcmp(data, want, got_head) != 0)
-        return -1;
-    return len == got_head + id_size ? (long)got_head : -2;
+    if (visible == 1)
+        return 0;
+    const int on_node = launch->local_size > launch->local_rank ? launch->local_size
+                                                                : launch->local_rank + 1;
+    if (visible >= 1 && on_node <= visible)
+        return launch->local_rank;
+    snprintf(why, why_len, "this node runs %s%d ranks (this one is local rank %d) but this process "
+             "sees %d GPU%s (CUDA_VISIBLE_DEVICES=%s): two ranks would share a GPU. Start at most "
+             "one rank per GPU on each node (srun --ntasks-per-node=%d, or srun --gpus-per-task=1; "
+             "mpirun --map-by ppr:%d:node), or make more GPUs visible",
+             launch->local_size ? "" : "at least ", on_node, launch->local_rank, visible,
+             visible == 1 ? "" : "s", cuda_visible ? cuda_visible : "(unset)", visible, visible);
+    return -1;
 }
 
 static const char *plain_getenv(const char *name) { return getenv(name); }

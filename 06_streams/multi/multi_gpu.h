@@ -43,6 +43,8 @@ double tut_multi_pcie_gbps(int generation, int lanes);
 /* ---- The launcher: which process am I? --------------------------------------------------- */
 typedef struct {
     int rank, size, local_rank;
+    int local_size; /* ranks on this node (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS, Slurm's
+                       tasks per node); 0 when the launcher does not say */
     const char *launcher; /* "openmpi", "pmi" (MPICH, Intel MPI), "slurm" */
     /* What names this launch and no other: SLURM_JOB_ID.SLURM_STEP_ID under srun, the job's
      * PMIx namespace or Open MPI's job id under mpirun; "" when the launcher gives none. */
@@ -62,14 +64,19 @@ int tut_multi_launch_from(tut_multi_getenv_fn get, tut_multi_launch *out, char *
                           size_t why_len);
 int tut_multi_launch_from_env(tut_multi_launch *out, char *why, size_t why_len);
 
-/* The file that carries NCCL's unique id from rank 0 to the others: the line
- * "nccl-id launch=<token>\n" (the launch's token), then the id's bytes. tut_multi_id_header
- * writes that line into out[] and returns its length (-1 if it does not fit). tut_multi_id_payload
- * returns the offset of the id in a file's data when it holds this token's line and then exactly
- * id_size bytes; -1 when it is another launch's (a stale file: wait for rank 0's), -2 when it is
- * not such a file or incomplete. */
-int tut_multi_id_header(const char *token, char *out, size_t len);
-long tut_multi_id_payload(const char *data, size_t len, const char *token, size_t id_size);
+/* Slurm's tasks-per-node list (SLURM_STEP_TASKS_PER_NODE, e.g. "2(x3),1": three nodes with 2
+ * tasks, then one with 1): the count on node `node` (SLURM_NODEID); 0 if the list is malformed
+ * or shorter. */
+int tut_multi_slurm_tasks_on_node(const char *spec, int node);
+
+/* The GPU of a rank, one process per GPU, decided before any GPU is touched: with one visible
+ * GPU, that one (a launcher that gives each task its own, srun --gpus-per-task=1, leaves each
+ * process one; two ranks that share it are caught by NCCL when the communicator forms); with
+ * several, the local rank's, if this node has no more ranks than visible GPUs. Returns the
+ * device, or -1 with why[] (the counts, CUDA_VISIBLE_DEVICES as `cuda_visible` says it, and
+ * the launcher's options that fix it). */
+int tut_multi_rank_device(const tut_multi_launch *launch, int visible, const char *cuda_visible,
+                          char *why, size_t why_len);
 
 /* ---- The GPUs (these call the CUDA runtime) ---------------------------------------------- */
 /* The number of GPUs this process sees (CUDA_VISIBLE_DEVICES applies); 0 with the reason in

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "multi_grid.h"
+#include "timer.h"
 
 #define THREADS 256
 
@@ -168,6 +169,28 @@ typedef struct {
     int device[64];
 } batch_events;
 
+static multi_watch_fn watch_fn = NULL;
+static void *watch_arg = NULL;
+
+void multi_set_watch(multi_watch_fn watch, void *arg)
+{
+    watch_fn = watch;
+    watch_arg = arg;
+}
+
+static void wait_for(cudaEvent_t event)
+{
+    if (!watch_fn) {
+        CUDA_CHECK(cudaEventSynchronize(event));
+        return;
+    }
+    const double t0 = tut_cpu_seconds();
+    cudaError_t state;
+    while ((state = cudaEventQuery(event)) == cudaErrorNotReady)
+        watch_fn(watch_arg, tut_cpu_seconds() - t0);
+    CUDA_CHECK(state);
+}
+
 static float time_batch(multi_work_fn work, void *arg, const cudaStream_t *stream, int gpus,
                         int calls, batch_events *ev)
 {
@@ -187,7 +210,7 @@ static float time_batch(multi_work_fn work, void *arg, const cudaStream_t *strea
     for (int g = 1; g < gpus; ++g)
         CUDA_CHECK(cudaStreamWaitEvent(stream[0], ev->end[g], 0));
     CUDA_CHECK(cudaEventRecord(ev->stop, stream[0]));
-    CUDA_CHECK(cudaEventSynchronize(ev->stop));
+    wait_for(ev->stop);
     float ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&ms, ev->start, ev->stop));
     return ms;

@@ -39,6 +39,12 @@ int multi_dot_blocks(void);
  * event on GPU 0 recorded after it waited for every other stream's end: the time of the slowest
  * GPU. Returns the per-call median, min and max of `batches` batches after `warmup` calls. */
 typedef void (*multi_work_fn)(void *arg);
+/* How the timer waits for a batch's stop event: cudaEventSynchronize, or, with a watch set
+ * (one process per GPU, collective.cu), cudaEventQuery polled with watch(arg, seconds waited)
+ * between polls, which ends the process when another rank has died: a timing never hangs on a
+ * dead peer. NULL: back to cudaEventSynchronize. */
+typedef void (*multi_watch_fn)(void *arg, double waited_s);
+void multi_set_watch(multi_watch_fn watch, void *arg);
 tut_timing multi_time(multi_work_fn work, void *arg, const cudaStream_t *stream,
                       const int *device, int gpus, int warmup, int batches, int calls);
 /* A calls count for a batch of about `target_ms`, from one untimed call's time (1 .. 1000). */

@@ -12,7 +12,9 @@
  *                                   the launcher's variables (OMPI_COMM_WORLD_*, PMI_*, SLURM_*
  *                                   of a job step), NCCL's unique id passed through the file,
  *                                   which names the launch (NCCL only: the ring needs every GPU
- *                                   in one process)
+ *                                   in one process). Every rank waits at most --timeout
+ *                                   seconds (TUTORIAL_NCCL_TIMEOUT, else 60) for the others,
+ *                                   then exits 2 with the cause
  * CUDA_VISIBLE_DEVICES picks the GPUs. NVLink multicast (NVLS) is turned off. Exit 0 right,
  * 1 wrong, 2 bad usage, 77 no GPU. */
 #include <math.h>
@@ -22,11 +24,12 @@
 
 #include "check_nccl.h"
 #include "collective.h"
+#include "id_file.h"
 #include "multi_gpu.h"
 #include "tutorial.h"
 
 static unsigned long long n_dot = 10000019, max_bytes = 1ull << 30, min_bytes = 8, seed = 2024;
-static unsigned long long pieces = 0, min_gpus = 1;
+static unsigned long long pieces = 0, min_gpus = 1, timeout_s = 0;
 static int bench = 0;
 static const char *outdir = NULL, *id_file = NULL;
 
@@ -43,6 +46,9 @@ static const tut_option options[] = {
     {"--seed", TUT_OPT_SIZE, &seed, "inputs", 0, 1e18, NULL},
     {"--id-file", TUT_OPT_STRING, &id_file,
      "one process per GPU: the shared file that carries NCCL's unique id", 0, 0, NULL},
+    {"--timeout", TUT_OPT_SIZE, &timeout_s,
+     "one process per GPU: seconds to wait for the other ranks, then exit 2 with the cause "
+     "(default: TUTORIAL_NCCL_TIMEOUT, else 60)", 1, 86400, NULL},
     {"--outdir", TUT_OPT_STRING, &outdir, "where the CSV goes", 0, 0, NULL},
 };
 
@@ -55,6 +61,18 @@ int main(int argc, char **argv)
     tut_parse_or_exit(argc, argv, summary, options, TUT_COUNT(options));
     if (min_bytes > max_bytes) {
         fprintf(stderr, "--min-bytes %llu is above --max-bytes %llu\n", min_bytes, max_bytes);
+        return 2;
+    }
+    if (min_bytes % sizeof(float)) { /* the sweep doubles it: whole floats only */
+        fprintf(stderr, "--min-bytes %llu is not a multiple of 4 bytes (one float)\n", min_bytes);
+        return 2;
+    }
+    char why_timeout[256];
+    const double timeout = tut_id_timeout((double)timeout_s, getenv("TUTORIAL_NCCL_TIMEOUT"),
+                                          "TUTORIAL_NCCL_TIMEOUT", 60.0, why_timeout,
+                                          sizeof why_timeout);
+    if (timeout < 0) {
+        fprintf(stderr, "%s\n", why_timeout);
         return 2;
     }
     tut_multi_launch launch;
@@ -85,11 +103,18 @@ int main(int argc, char **argv)
         printf("SKIPPED: needs %llu GPUs, this machine shows %d\n", min_gpus, gpus);
         return TUT_EXIT_SKIP;
     }
+    if (launched && id_file) { /* a node with more ranks than GPUs: refused before any GPU */
+        if (tut_multi_rank_device(&launch, visible, getenv("CUDA_VISIBLE_DEVICES"), why,
+                                  sizeof why) < 0) {
+            fprintf(stderr, "rank %d: %s\n", launch.rank, why);
+            return 2;
+        }
+    }
     if (!launched || launch.rank == 0)
         tut_select_device(TUT_NEED_NOTHING); /* the GPU the CSV's header names */
     collective_job job = {.n_dot = n_dot, .seed = seed, .min_bytes = min_bytes,
                           .max_bytes = max_bytes, .pieces = (int)pieces, .bench = bench,
-                          .outdir = outdir};
+                          .outdir = outdir, .timeout_s = timeout};
     if (launched && id_file)
         return collective_run_ranks(&job, &launch, visible, id_file);
     return collective_run_single(&job, visible);
