@@ -374,10 +374,13 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
         /* Each against the cuBLAS of its own precision (TF32 against TF32, the others FP32),
          * timed beside it in one window when that cuBLAS has run in this problem. */
         const matmul_variant *base_v = v->tf32 ? tf32_baseline : fp32_baseline;
-        const timed_job base = {base_v, dense};
         call_timing t, tb;
         if (base_v && base_v != v) {
+            matmul_prepared pb; /* the baseline's operands, as its own row had them */
+            prepare_layout(&dense, base_v->layout, o->ld_extra, &pb);
+            const timed_job base = {base_v, pb.args};
             time_beside(&job, &base, o->reps, &t, &tb);
+            release_layout(&pb);
         } else {
             t = time_alone(&job, o->reps);
             tb = t;
