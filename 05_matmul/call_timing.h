@@ -55,9 +55,6 @@ call_timing time_alone(const timed_job *job, int reps);
 void time_beside(const timed_job *job, const timed_job *base, int reps, call_timing *job_t,
                  call_timing *base_t);
 
-/* Opens the clock readings for the current device; prints one line saying what it found. */
-void timing_clocks_open(void);
-
 /* One line for a timing's clocks, " SM 1980 MHz" or " SM 1575-1980 MHz (power cap in 4 of 20
  * batches)", "" when unknown. */
 const char *timing_clock_text(const call_timing *t, char *buf, size_t len);

@@ -602,7 +602,6 @@ int main(int argc, char **argv)
         printf("Launch choices below follow the limits of a %s; every time is this GPU's own.\n",
                dev->emulated);
     pipelined_print_copy_path();
-    timing_clocks_open();
     if (tile > 0) { /* the choices after auto, in the order of pipelined_tile */
         const pipelined_tile t = (pipelined_tile)(tile - 1);
         if (!pipelined_set_tile(t)) {
