@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "matmul.h"
 #include "variants.h"
+#include "call_timing.h"
 
 /* Above this many multiply-adds the CPU reference computes sampled rows only (--reference-macs
  * changes it, so that the tests reach the sampled path on small problems). */
@@ -25,16 +26,6 @@
 #define SAMPLED_ROWS 12
 /* Sizes are ints in the kernels; the margin keeps `k0 += tile` loops from overflowing. */
 #define MAX_DIM (INT_MAX - 255)
-
-/* Timing, the same for every kernel and for cuBLAS: after a warm-up batch, `reps` batches of
- * back-to-back calls, each batch between one pair of events, so that the launch latency of one
- * call is not inside the window of a short one. The per-call time of the median batch is
- * reported, with the fastest and the slowest batch. A batch holds enough calls to last about
- * BATCH_MS; a slow variant gets fewer batches (at least MIN_BATCHES) within TIME_BUDGET_MS. */
-#define BATCH_MS 25.0
-#define MAX_CALLS_PER_BATCH 1000
-#define TIME_BUDGET_MS 1500.0
-#define MIN_BATCHES 3
 
 typedef enum { INPUT_RANDOM, INPUT_POSITIVE, INPUT_ARANGE_ONES } input_kind;
 
@@ -49,82 +40,8 @@ typedef struct {
 
 #define CSV_HEADER                                                                            \
     "m,n,k,variant,config,blocks_per_sm,ms,min_ms,max_ms,calls,batches,gflops,pct_cublas,"    \
-    "max_rel_err,mean_rel_err,max_abs_vs_cublas,passed,baseline"
-
-typedef struct {
-    const matmul_variant *v;
-    matmul_args args;
-} timed_job;
-
-/* A grid has at most 65535 blocks in y (and z). The kernels put rows of C on y (columns, for
- * naive_strided), so a matrix taller than MAX_SLAB is computed in slabs of rows and columns:
- * each slab is an ordinary product on sub-matrices, since every kernel takes leading
- * dimensions. MAX_SLAB is 65535 x 16, a multiple of every tile size and of 4 (float4 rows). */
-#define MAX_SLAB (65535 * 16)
-
-static void run_timed_job(void *p)
-{
-    const timed_job *job = (const timed_job *)p;
-    const matmul_args *a = &job->args;
-    for (int r0 = 0; r0 < a->M; r0 += MAX_SLAB) {
-        for (int c0 = 0; c0 < a->N; c0 += MAX_SLAB) {
-            matmul_args slab = *a;
-            slab.M = a->M - r0 < MAX_SLAB ? a->M - r0 : MAX_SLAB;
-            slab.N = a->N - c0 < MAX_SLAB ? a->N - c0 : MAX_SLAB;
-            slab.A = a->A + (size_t)r0 * a->lda;
-            slab.B = a->B + c0;
-            slab.C = a->C + (size_t)r0 * a->ldc + c0;
-            job->v->launch(&slab);
-        }
-    }
-}
-
-typedef struct {
-    timed_job *job;
-    int calls;
-} batch_job;
-
-static void run_batch(void *p)
-{
-    const batch_job *b = (const batch_job *)p;
-    for (int c = 0; c < b->calls; ++c)
-        run_timed_job(b->job);
-}
-
-typedef struct {
-    double median_ms, min_ms, max_ms; /* per call */
-    int calls, batches;
-} call_timing;
-
-static call_timing time_calls(timed_job *job, int reps)
-{
-    call_timing t = {0.0, 0.0, 0.0, 1, 1};
-    if (reps <= 1) { /* a test: one call (the check has already run it once) */
-        const tut_timing one = tut_time_gpu(run_timed_job, job, 0, 1);
-        t.median_ms = t.min_ms = t.max_ms = one.median_ms;
-        return t;
-    }
-    /* One call, after one untimed, says how many make a batch (its time includes a launch
-     * latency: a few microseconds too many, which only matters for the shortest calls). */
-    const double probe_ms = tut_time_gpu(run_timed_job, job, 1, 1).median_ms;
-    double calls = probe_ms > 0.0 ? ceil(BATCH_MS / probe_ms) : MAX_CALLS_PER_BATCH;
-    if (calls > MAX_CALLS_PER_BATCH)
-        calls = MAX_CALLS_PER_BATCH;
-    t.calls = (int)calls;
-    t.batches = reps;
-    const double batch_ms = probe_ms * t.calls;
-    if (batch_ms * reps > TIME_BUDGET_MS) {
-        t.batches = (int)(TIME_BUDGET_MS / batch_ms);
-        if (t.batches < MIN_BATCHES)
-            t.batches = MIN_BATCHES;
-    }
-    batch_job b = {job, t.calls};
-    const tut_timing tb = tut_time_gpu(run_batch, &b, 1, t.batches);
-    t.median_ms = tb.median_ms / t.calls;
-    t.min_ms = tb.min_ms / t.calls;
-    t.max_ms = tb.max_ms / t.calls;
-    return t;
-}
+    "max_rel_err,mean_rel_err,max_abs_vs_cublas,passed,baseline,baseline_ms,sm_mhz,"       \
+    "sm_mhz_min,sm_mhz_max,clock_held_batches,baseline_sm_mhz"
 
 /* Checks a variant's kernel against the GPU's limits (occupancy.h) and asks for its dynamic
  * shared memory where it needs more than 48 KiB. Returns 0 with the reason if it cannot run
@@ -167,7 +84,8 @@ static void variant_config(const matmul_variant *v, const matmul_args *a, int *p
 {
     buf[0] = '\0';
     if (v->launch == launch_pipelined) {
-        const pipelined_choice c = pipelined_choice_for(a->M < MAX_SLAB ? a->M : MAX_SLAB, a->N);
+        const int slab_m = a->M < MATMUL_MAX_SLAB ? a->M : MATMUL_MAX_SLAB;
+        const pipelined_choice c = pipelined_choice_for(slab_m, a->N);
         snprintf(buf, len, "%s %s", pipelined_tile_name(c.tile),
                  c.async_copy ? "cp.async" : "plain loads");
         *per_sm = c.blocks_per_sm;
@@ -367,10 +285,10 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
     printf("\n== %d x %d times %d x %d (%s inputs, seed %llu): %.3g GFLOP, reference: %s\n", M, K,
            K, N, kind, o->seed, flops * 1e-9,
            r.full ? "full float64 CPU product" : "sampled CPU rows + cuBLAS");
-    if (M > MAX_SLAB || N > MAX_SLAB)
+    if (M > MATMUL_MAX_SLAB || N > MATMUL_MAX_SLAB)
         printf("computed in %d x %d slabs of at most %d rows and columns (a grid has at most "
-               "65535 blocks in y)\n", (M + MAX_SLAB - 1) / MAX_SLAB, (N + MAX_SLAB - 1) / MAX_SLAB,
-               MAX_SLAB);
+               "65535 blocks in y)\n", (M + MATMUL_MAX_SLAB - 1) / MATMUL_MAX_SLAB,
+               (N + MATMUL_MAX_SLAB - 1) / MATMUL_MAX_SLAB, MATMUL_MAX_SLAB);
     if (o->ld_extra)
         printf("leading dimensions %d floats longer than the rows (lda = K + %d, ...)\n",
                o->ld_extra, o->ld_extra);
@@ -417,7 +335,7 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
     /* Without a full reference, cuBLAS is checked on the sampled rows and its whole result is
      * the reference for the others: run it first even when not selected. */
     int ok = 1;
-    double cublas_ms = 0.0, cublas_tf32_ms = 0.0; /* the baselines, when they have run */
+    const matmul_variant *fp32_baseline = NULL, *tf32_baseline = NULL; /* once they have run */
     double cublas_tf32_mean_err = 0.0;           /* cuBLAS TF32's mean relative error */
     int order[MATMUL_VARIANT_COUNT + 1], norder = 0;
     if (!r.full && o->check && selected[0] != 0)
@@ -453,27 +371,52 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
                                                      cublas_tf32_mean_err);
         }
         ok &= passed;
-        const call_timing t = time_calls(&job, o->reps);
+        /* Each against the cuBLAS of its own precision (TF32 against TF32, the others FP32),
+         * timed beside it in one window when that cuBLAS has run in this problem. */
+        const matmul_variant *base_v = v->tf32 ? tf32_baseline : fp32_baseline;
+        call_timing t, tb;
+        if (base_v && base_v != v) {
+            matmul_prepared pb; /* the baseline's operands, as its own row had them */
+            prepare_layout(&dense, base_v->layout, o->ld_extra, &pb);
+            const timed_job base = {base_v, pb.args};
+            time_beside(&job, &base, o->reps, &t, &tb);
+            release_layout(&pb);
+        } else {
+            t = time_alone(&job, o->reps);
+            tb = t;
+        }
         variant_config(v, &p.args, &per_sm, config, sizeof config);
         release_layout(&p);
         if (vi == 0)
-            cublas_ms = t.median_ms;
+            fp32_baseline = v;
         if (v->launch == launch_cublas_tf32)
-            cublas_tf32_ms = t.median_ms;
-        /* Each against the cuBLAS of its own precision: TF32 against TF32, the others FP32. */
-        const double base_ms = v->tf32 ? cublas_tf32_ms : cublas_ms;
+            tf32_baseline = v;
         const double gflops = flops / (t.median_ms * 1e6);
-        const double pct = base_ms > 0.0 ? 100.0 * base_ms / t.median_ms : 0.0;
+        const double pct = base_v || vi == 0 || v->launch == launch_cublas_tf32
+                               ? 100.0 * tb.median_ms / t.median_ms
+                               : 0.0;
+        char clocks[96], base_clocks[96];
         printf("%-15s %dx%dx%d: %10.4f ms (%.4f-%.4f, %d x %d calls) %10.1f GFLOP/s %7.1f %% of "
-               "cuBLAS %s%s%s%s\n", v->name, M, K, N, t.median_ms, t.min_ms, t.max_ms,
+               "cuBLAS %s%s%s%s%s\n", v->name, M, K, N, t.median_ms, t.min_ms, t.max_ms,
                t.batches, t.calls, gflops, pct, v->tf32 ? "TF32" : "FP32",
-               config[0] ? "  [" : "", config, config[0] ? "]" : "");
+               config[0] ? "  [" : "", config, config[0] ? "]" : "",
+               timing_clock_text(&t, clocks, sizeof clocks));
+        if (base_v && base_v != v)
+            printf("%-15s   beside it: %s %.4f ms (%.4f-%.4f)%s\n", "", base_v->name,
+                   tb.median_ms, tb.min_ms, tb.max_ms,
+                   timing_clock_text(&tb, base_clocks, sizeof base_clocks));
+        timing_explain_spread(v->name, &t);
+        if (base_v && base_v != v)
+            timing_explain_spread(base_v->name, &tb);
         if (!passed)
             printf("%-15s WRONG RESULT\n", v->name);
-        tut_csv_row(o->csv, "%d,%d,%d,%s,%s,%d,%.5f,%.5f,%.5f,%d,%d,%.1f,%.2f,%.3g,%.3g,%.3g,%d,%s",
+        tut_csv_row(o->csv,
+                    "%d,%d,%d,%s,%s,%d,%.5f,%.5f,%.5f,%d,%d,%.1f,%.2f,%.3g,%.3g,%.3g,%d,%s,"
+                    "%.5f,%u,%u,%u,%d,%u",
                     M, N, K, v->name, config, per_sm, t.median_ms, t.min_ms, t.max_ms, t.calls,
                     t.batches, gflops, pct, e.max_rel_err, e.mean_rel_err, vs_cublas, passed,
-                    v->tf32 ? "cublas_tf32" : "cublas");
+                    v->tf32 ? "cublas_tf32" : "cublas", tb.median_ms, t.mhz_median, t.mhz_min,
+                    t.mhz_max, t.limited_batches, tb.mhz_median);
     }
 
     tut_device_free(A);
@@ -511,15 +454,28 @@ static size_t problem_bytes(unsigned long long M, unsigned long long N, unsigned
 #else
 #define CSV_PREFIX ""
 #endif
+/* A result file, with a line on how its times were taken. */
+static tut_csv *open_results(const char *outdir, const char *name)
+{
+    tut_csv *csv = tut_csv_open(outdir, name, CSV_HEADER);
+    tut_csv_comment(csv, "ms per call: median (min_ms, max_ms) of batches of back-to-back calls "
+                    "after a warm-up batch; each variant timed in one window with the cuBLAS of "
+                    "its precision, batches alternating (baseline_ms: that cuBLAS in the same "
+                    "window; pct_cublas = baseline_ms / ms); sm_mhz: the SM clock read through "
+                    "NVML while the batches ran (0: unknown); clock_held_batches: batches "
+                    "during which the power cap or a slowdown held the clock down");
+    return csv;
+}
+
 static int run_bench(const int *selected, int nsel, run_options *o, const char *outdir)
 {
     int ok = 1;
     /* 1. Every variant at 4096^3: the table and the bar chart. */
-    o->csv = tut_csv_open(outdir, CSV_PREFIX "variants_4096.csv", CSV_HEADER);
+    o->csv = open_results(outdir, CSV_PREFIX "variants_4096.csv");
     ok &= run_problem(4096, 4096, 4096, INPUT_RANDOM, selected, nsel, o);
     tut_csv_close(o->csv);
     /* 2. The documents' sizes: the blog's 1000^3 and the streams blog's 6000x4800x4000. */
-    o->csv = tut_csv_open(outdir, CSV_PREFIX "documents.csv", CSV_HEADER);
+    o->csv = open_results(outdir, CSV_PREFIX "documents.csv");
     ok &= run_problem(1000, 1000, 1000, INPUT_POSITIVE, selected, nsel, o);
     ok &= run_problem(6000, 4000, 4800, INPUT_RANDOM, selected, nsel, o);
     tut_csv_close(o->csv);
@@ -532,7 +488,7 @@ static int run_bench(const int *selected, int nsel, run_options *o, const char *
     for (int s = 0; s < nsel; ++s)
         if (matmul_variants[selected[s]].sweep && !matmul_variants[selected[s]].slow)
             sweep[nsweep++] = selected[s];
-    o->csv = tut_csv_open(outdir, "sizes.csv", CSV_HEADER);
+    o->csv = open_results(outdir, "sizes.csv");
     for (int i = 0; i < TUT_COUNT(sizes); ++i) {
         const size_t bytes = problem_bytes(sizes[i], sizes[i], sizes[i]);
         if (!tut_device_fits(2 * bytes, (size_t)256 << 20)) {
@@ -556,7 +512,7 @@ static int run_bench(const int *selected, int nsel, run_options *o, const char *
                 prec[nprec++] = selected[s];
     const int reps = o->reps;
     o->reps = 1; /* the errors are what this run is for */
-    o->csv = tut_csv_open(outdir, "precision_2048.csv", CSV_HEADER);
+    o->csv = open_results(outdir, "precision_2048.csv");
     ok &= run_problem(2048, 2048, 2048, INPUT_POSITIVE, prec, nprec, o);
     tut_csv_close(o->csv);
     o->reps = reps;
@@ -674,7 +630,7 @@ int main(int argc, char **argv)
     int ok = 1;
 
     if (custom) {
-        o.csv = tut_csv_open(outdir, "custom.csv", CSV_HEADER);
+        o.csv = open_results(outdir, "custom.csv");
         ok = run_problem((int)m, (int)n, (int)k, INPUT_RANDOM, selected, nsel, &o);
         tut_csv_close(o.csv);
     } else if (!bench) {
@@ -683,7 +639,7 @@ int main(int argc, char **argv)
         o.reps = 3;
         ok &= run_problem(4, 4, 4, INPUT_ARANGE_ONES, selected, nsel, &o);
         ok &= run_problem(5, 7, 23, INPUT_ARANGE_ONES, selected, nsel, &o);
-        o.csv = tut_csv_open(outdir, "precision.csv", CSV_HEADER);
+        o.csv = open_results(outdir, "precision.csv");
         ok &= run_problem(1000, 1000, 1000, INPUT_POSITIVE, selected, nsel, &o);
         tut_csv_close(o.csv);
     } else {
