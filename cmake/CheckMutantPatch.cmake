@@ -8,10 +8,12 @@
 # the build carries the mutant's kernel label: the mutants run (cmake/run_mutants.sh) runs
 # `ctest -L ^<label>$`, which must not select nothing.
 #
-#   cmake -DCLEAN=<source dir> -DMUTANTS=<build>/mutants.txt -P CheckMutantPatch.cmake
+#   cmake -DCLEAN=<source dir> -DMUTANTS=<build>/mutants.txt [-DCHAPTERS=<the build's chapters>]
+#         -P CheckMutantPatch.cmake
 # (the test mutants.sources_clean) fails if a source of the tree (.c, .h, .cu, .cuh, .cpp; build
 # folders aside) holds TUT_MUTANT_, the old in-source way, or if a patch under
-# <chapter>/tests/mutants/ belongs to no declared mutant.
+# <chapter>/tests/mutants/ of a chapter the build holds (CHAPTERS: a list, or "all") belongs to no
+# declared mutant.
 cmake_minimum_required(VERSION 3.22)
 
 if(CLEAN)
@@ -43,8 +45,12 @@ if(CLEAN)
   list(LENGTH names declared)
   foreach(p IN LISTS patches)
     get_filename_component(name ${p} NAME_WE)
+    file(RELATIVE_PATH rel ${CLEAN} ${p})
+    string(REGEX REPLACE "/.*" "" chapter "${rel}")
+    if(CHAPTERS AND NOT CHAPTERS STREQUAL "all" AND NOT chapter IN_LIST CHAPTERS)
+      continue() # a chapter this build leaves out: its mutants are not declared here
+    endif()
     if(NOT name IN_LIST names)
-      file(RELATIVE_PATH rel ${CLEAN} ${p})
       string(APPEND bad "  ${rel}\n")
     endif()
   endforeach()

@@ -224,7 +224,7 @@ function(tutorial_finish_tour)
   if(NOT EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
     add_test(NAME mutants.sources_clean
              COMMAND ${CMAKE_COMMAND} -DCLEAN=${PROJECT_SOURCE_DIR}
-                     -DMUTANTS=${CMAKE_BINARY_DIR}/mutants.txt
+                     -DMUTANTS=${CMAKE_BINARY_DIR}/mutants.txt "-DCHAPTERS=${TUTORIAL_CHAPTERS}"
                      -P ${TUTORIAL_CMAKE_DIR}/CheckMutantPatch.cmake)
     set_tests_properties(mutants.sources_clean PROPERTIES LABELS "cpu;mutant;classroom")
   endif()
