@@ -98,7 +98,7 @@ static inline launch_config one_per_thread_config(const tut_device_info *dev, ke
 /* A grid-stride kernel over `items` work items: one wave, as many blocks as every SM holds at
  * once (fewer if there is not that much work), in blocks of the size that keeps the most threads
  * resident up to STREAMING_MAX_THREADS. 0 blocks only if not even one warp fits. In one_wave.c:
- * exercise 01.3 (docs/01_vecadd.md, "Exercises"). */
+ * exercise 01.3 (docs/01_vecadd_exercises.md). */
 #ifdef __cplusplus
 extern "C"
 #endif

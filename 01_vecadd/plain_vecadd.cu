@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* CHECK(call) and skip_without_gpu(): the error check and the skip of docs/00_basics.md, one
- * definition for every basics and plain program. */
+/* CHECK(call) and skip_without_gpu(): the error check and the skip of docs/00_basics_2.md,
+ * section 7; one definition for every basics and plain program. */
 #include "basics/check.h"
 
 /* One thread per element; the grid is whole blocks, so the threads past n do nothing. */

@@ -38,7 +38,8 @@ typedef struct {
     const char *outdir;
 } options;
 
-/* The Numba original's answer for the document's problem (H200, see docs/02_heat1d.md). */
+/* The Numba original's answer for the document's problem (H200; docs/02_heat1d_appendix.md,
+ * "Checking bit for bit"). */
 #define DOC_MAX 56.41825312220419
 #define DOC_ARGMAX 500
 

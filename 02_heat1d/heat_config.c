@@ -183,11 +183,11 @@ int heat_config_temporal(const tut_device_info *dev, heat_kernel_cost cost, size
 int heat_default_temporal(const tut_device_info *dev, heat_kernel_cost cost, int threads,
                           int halo, int *tile_out, int *halo_out, char *why, size_t len)
 {
-    /* The benchmark's tile sweep (docs/02_heat1d.md, large_rod.csv) shows why: tile 4096, which
-     * leaves 3 blocks of 256 threads on an H100 SM (37% of its thread slots), runs clearly slower
-     * than tile 2048 (6 blocks, 75%), and tile 1024 (8 blocks, 100%) about as fast as 2048. A
-     * smaller tile costs a little more halo work (2 halo / tile); too few resident warps cost
-     * much more. */
+    /* The benchmark's tile sweep (docs/02_heat1d_appendix.md, "Tile and halo"; large_rod.csv)
+     * shows why: tile 4096, which leaves 3 blocks of 256 threads on an H100 SM (37% of its
+     * thread slots), runs clearly slower than tile 2048 (6 blocks, 75%), and tile 1024 (8
+     * blocks, 100%) about as fast as 2048. A smaller tile costs a little more halo work
+     * (2 halo / tile); too few resident warps cost much more. */
     if (!halo)
         halo = HEAT_DEFAULT_HALO;
     int largest_fitting = 0;

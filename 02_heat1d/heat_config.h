@@ -38,7 +38,7 @@ typedef struct {
 /* Threads per block of the many-block variants unless --threads says otherwise. */
 #define HEAT_DEFAULT_THREADS 256
 /* Temporal blocking: the halo, and the largest tile, chosen by default (the best of the
- * benchmark's sweep; docs/02_heat1d.md). */
+ * benchmark's sweep; docs/02_heat1d_appendix.md, "Tile and halo"). */
 #define HEAT_DEFAULT_HALO 32
 #define HEAT_LARGEST_DEFAULT_TILE 2048
 
@@ -71,9 +71,9 @@ size_t heat_temporal_band_bytes(int tile, int halo);
 int heat_config_temporal(const tut_device_info *dev, heat_kernel_cost cost, size_t n, int threads,
                          int tile, int halo, heat_launch *launch, char *why, size_t len);
 
-/* The work and traffic of the temporal kernel (the roofline, docs/02_heat1d.md): each launch
- * advances `halo` steps (the last one the rest), each block updates width - 2s points at its
- * step s (width = tile + 2 halo), halo points included; each update reads three doubles of
+/* The work and traffic of the temporal kernel (the roofline, docs/02_heat1d_appendix.md): each
+ * launch advances `halo` steps (the last one the rest), each block updates width - 2s points at
+ * its step s (width = tile + 2 halo), halo points included; each update reads three doubles of
  * shared memory and writes one (32 bytes) and does four FP64 instructions (DFMA, DADD, DMUL,
  * DADD). DRAM: per launch, each block reads its band and writes its tile. */
 #define HEAT_SHARED_BYTES_PER_UPDATE 32.0

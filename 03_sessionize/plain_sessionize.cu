@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "../01_vecadd/basics/check.h"   // CHECK(call), skip_without_gpu(): docs/00_basics.md
+#include "../01_vecadd/basics/check.h"   // CHECK(call), skip_without_gpu(): docs/00_basics_2.md
 #define TIMEOUT 3600   // the document's one hour, in the timestamps' unit
 #define THREADS 1024   // the scan's one block
 #define MAX_EVENTS 100000000LL   // 32 bytes per event on the GPU: 3.2 GB at most

@@ -4,7 +4,7 @@
  * (seed mod 2^32, seed / 2^32) and gives four uniforms. Each uniform goes into its own float
  * lane (four independent add chains), each stream's lanes go to a double, and the block sums its
  * threads' doubles. No memory traffic but one pair per block: the limit is the integer
- * multiplier, 10 multiply results per sample (docs/04_montecarlo.md, section 5). */
+ * multiplier, 10 multiply results per sample (docs/04_montecarlo.md, section 4). */
 #include <curand_kernel.h>
 
 #include "fused_counter.h"

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition).
+// CHECK(call) and skip_without_gpu(), as docs/00_basics_2.md, section 7, teaches them
+// (one definition).
 #include "../01_vecadd/basics/check.h"
 #define THREADS 256   // threads per block
 #define BLOCKS 1024   // a fixed grid (about one full H100): every GPU draws the same numbers

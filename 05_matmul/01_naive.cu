@@ -1,12 +1,14 @@
 /* Step 1: one thread per element of C, every operand straight from global memory.
  *
- * The two kernels differ only in which index threadIdx.x walks. The 32 threads of a warp have
- * consecutive threadIdx.x, and a warp's loads are served together: when consecutive threads read
- * consecutive addresses the hardware merges them into a few 32-byte sectors (coalescing).
- *   naive_kernel:          threadIdx.x -> column j. The warp reads one A element (broadcast)
- *                          and 32 neighbouring B elements, and writes 32 neighbouring C elements.
- *   naive_strided_kernel:  threadIdx.x -> row i. The warp reads 32 A elements K floats apart and
- *                          writes C with a stride of N: every access is its own sector.
+ * The two kernels differ only in which index threadIdx.x walks. In a 16 x 16 block a warp is
+ * two rows of 16 threads (threadIdx.x 0-15, threadIdx.y y and y + 1), and a warp's loads are
+ * served together: when neighbouring threads read neighbouring addresses the hardware merges
+ * them into a few 32-byte sectors (coalescing). Per k:
+ *   naive_kernel:          threadIdx.x -> column j. The warp reads two A elements (one per row
+ *                          of threads, each a broadcast) and the same 16 neighbouring B elements
+ *                          for both rows (2 sectors); it writes two runs of 16 elements of C.
+ *   naive_strided_kernel:  threadIdx.x -> row i. The warp reads 16 A elements K floats apart
+ *                          (16 sectors) and 2 neighbouring B elements, and writes C in 16 rows.
  * Same arithmetic, same answer, very different speed (docs: the table). */
 #include "tutorial.h"
 #include "matmul.h"

@@ -13,9 +13,9 @@
  *   - Inputs rounded to TF32 once per block, in shared memory, by the thread that copied them.
  * 3xTF32 (TERMS = 3): each input x becomes big = tf32(x) plus small = x - big (which the tensor
  * core truncates to TF32), and the product a b is computed as a_small b_big + a_big b_small +
- * a_big b_big (a_small b_small is below FP32's rounding and is left out), summed outside the
- * tensor core: three tensor-core products in place of one, accurate to FP32 levels
- * (docs/05_matmul_3.md, "3xTF32: why it works").
+ * a_big b_big (a_small b_small, at most 2^-22 |a b| and far less on average, is left out),
+ * summed outside the tensor core: three tensor-core products in place of one, accurate to FP32
+ * levels (docs/05_matmul_3.md, "3xTF32: FP32 accuracy from TF32 tensor cores").
  * Needs compute capability 8.0 (the driver skips it below, saying so; the sm_75 code of the
  * kernel is empty). Like step 8 it needs N and K multiples of 4 (cp.async copies 16 bytes; the
  * driver pads other sizes); any M, N, K within that: copies outside the matrices zero-fill. */

@@ -3,8 +3,8 @@
  * cuBLAS is column-major: it reads an array with leading dimension ld as columns. A row-major
  * M x N matrix C read that way is C^T (N x M, column-major), with the same ld. Since
  * C = A B  <=>  C^T = B^T A^T, we ask cuBLAS for C^T = B^T A^T, passing B first: no transposes,
- * no copies, just the operands swapped and M and N exchanged:
- *   cublasSgemm(h, N, N, n = N, m = M, k = K, 1, B, ldb, A, lda, 0, C, ldc)
+ * no copies, just the operands swapped and M and N exchanged (cuBLAS's m, n, k are our N, M, K):
+ *   cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, ldb, A, lda, &zero, C, ldc)
  *
  * Math modes. CUBLAS_PEDANTIC_MATH: plain FP32 on the CUDA cores, the fair comparison for the
  * FP32 kernels of this chapter. CUBLAS_TF32_TENSOR_OP_MATH: the tensor cores, with inputs rounded

@@ -47,5 +47,8 @@ int partial_dot_blocks(int device);
  * `first` (may be NULL). A driver may run such a launch and get the right sum: the sum cannot
  * show these, the buffers' devices (cudaPointerGetAttributes) can. */
 int split_launch_faults(char *first, size_t size);
+/* For the grader: the element count of the last partial_dot launched into `partials` since the
+ * last split_launch_faults call; SIZE_MAX if none was. */
+size_t split_launched_count(const double *partials);
 
 #endif

@@ -1,4 +1,5 @@
 /* The kernels of ex06.5 (split_combine.h): given, not part of the exercise. */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "split_combine.h"
@@ -85,12 +86,31 @@ static void check_peer(int current, int peer)
     }
 }
 
+/* The partial_dot launches since the last split_launch_faults: where each wrote, over how many
+ * elements (the grader's check of the split). */
+#define LAUNCHES_KEPT (4 * SPLIT_MAX_PARTS)
+static struct {
+    const double *partials;
+    size_t count;
+} launched[LAUNCHES_KEPT];
+static int launches;
+
 int split_launch_faults(char *first, size_t size)
 {
     const int count = faults;
     if (first && size)
         snprintf(first, size, "%s", count ? first_fault : "");
     faults = 0;
+    launches = 0;
+    return count;
+}
+
+size_t split_launched_count(const double *partials)
+{
+    size_t count = SIZE_MAX;
+    for (int i = 0; i < launches && i < LAUNCHES_KEPT; ++i)
+        if (launched[i].partials == partials)
+            count = launched[i].count;
     return count;
 }
 
@@ -98,6 +118,11 @@ void launch_partial_dot(const float *x, const float *y, size_t count, double *pa
                         int blocks, cudaStream_t stream)
 {
     check_current(partials, "partial_dot", "partial sums");
+    if (launches < LAUNCHES_KEPT) {
+        launched[launches].partials = partials;
+        launched[launches].count = count;
+    }
+    launches++;
     partial_dot_kernel<<<blocks, THREADS, 0, stream>>>(x, y, count, partials);
     LAUNCH_CHECK();
 }

@@ -1,8 +1,9 @@
 /* atomics_dot: the document's dot product, finished on the CPU, then on the GPU with a mutex,
  * with a float atomicAdd, and fast; CUB's reduction over the same bytes is the yardstick.
  *
- *   partial      each block reduces in shared memory, the CPU adds the block sums (4.6)
- *   mutex        ... and one thread per block adds its sum under the mutex (4.7, typo fixed)
+ *   partial      each block reduces in shared memory, the CPU adds the block sums (its first 4.6)
+ *   mutex        ... and one thread per block adds its sum under the mutex (its second 4.6,
+ *                typo fixed)
  *   atomic       ... the same with atomicAdd on a float
  *   fast_atomic  16-byte loads, warp shuffles, one float atomicAdd per block
  *   fast_2pass   the same, block sums to memory, the last block to finish adds them in double

@@ -420,6 +420,7 @@ set(csv_lines "${student_header}exercise,chapter,title,points,max_points,cases_p
 set(json_body "")
 set(table)
 set(total 0)
+set(run_ungradable) # every test of the run this machine could not grade (the footer lists them)
 set(max_total 0)
 list(LENGTH exercises exercise_count)
 
@@ -722,6 +723,7 @@ foreach(id IN LISTS exercises)
   foreach(test IN LISTS ungradable)
     string(APPEND table "         not gradable on this GPU: ${test}: ${U_${test}}\n")
   endforeach()
+  list(APPEND run_ungradable ${ungradable})
   if(ONLY)
     foreach(test IN LISTS all_tests)
       test_status(status ${test})
@@ -810,9 +812,31 @@ if(NOT QUIET)
   if(ONLY)
     set(whose "${whose} ${ONLY}")
   endif()
+  # What this machine could not see: the tests left out of the scores above (a case that needs
+  # two GPUs, the toolkit's cuobjdump, more memory, two copy engines), each with its reason, and
+  # the one command that grades them all on a machine that has what they need.
+  set(unseen "")
+  if(run_ungradable)
+    string(CONCAT unseen "Not gradable on this machine, so left out of the scores above: a mistake that "
+           "only these tests catch passes here (docs/teaching.md, \"What a grading machine cannot see\"):\n")
+    set(regex "")
+    foreach(test IN LISTS run_ungradable)
+      string(APPEND unseen "  ${test}: ${U_${test}}\n")
+      string(REPLACE "." "\\." escaped "${test}")
+      if(regex)
+        string(APPEND regex "|")
+      endif()
+      string(APPEND regex "${escaped}")
+    endforeach()
+    string(APPEND unseen "Grade them on a machine that has what they need (two GPUs for *.two_gpus; the CUDA "
+           "toolkit's cuobjdump, or TUT_CUOBJDUMP=<path>, for the cases that read the compiled code), "
+           "in a tree built the same way:\n"
+           "  TUT_EXERCISE_SEED=${SEED} ctest --test-dir ${test_dir} -R '^(${regex})$' --output-on-failure\n")
+  endif()
   message("\n===== Grade report${whose} (seed ${SEED}: TUT_EXERCISE_SEED=${SEED} repeats these sizes and inputs)\n"
           "${h1}${h2}${h3}${h4}${h5}${h6}points\n${rule}\n"
           "${table}${rule}\nTotal: ${total_text} of ${max_points} points (${exercise_count} exercises)\n"
+          "${unseen}"
           "A test this GPU cannot run is left out of its exercise's score (not gradable on this GPU); "
           "without a GPU every GPU test skips and scores 0, as does a test that did not run "
           "(docs/exercises.md). "

@@ -2,6 +2,7 @@
 # alternative solutions), each graded as a student's file would be.
 #
 # ---- The corpus format ---------------------------------------------------------------------
+# (For a teacher: docs/teaching.md, "Adding an exercise", step 8, says the same.)
 # One file per entry: <chapter>/tests/mistakes/<name>.patch, where <name> is the exercise's ID,
 # an underscore and a word or two (ex01.1_stride_by_block_dim). The file begins with four lines
 #

@@ -1,19 +1,27 @@
 /* Grader of exercise 01.1: the grid-stride loop (vecadd_f32_grid_stride_kernel). Every case
  * launches the student's kernel on a grid drawn from the seed, much smaller or larger than the
- * vector, and checks every element and the canary past the end (vecadd_grading.h); `huge` goes
- * past 2^31 elements; the speed test checks that each element is visited once. */
+ * vector, and checks every element and the guard zones around c (common/grade_array.h);
+ * `huge` goes past 2^31 elements; the speed test checks that each element is visited once. */
 #include "vecadd_grading.h"
 #include "vecadd_kernels.h"
 
 static const char *const LABEL = "grid-stride";
+static const vecadd_kernel_fn KERNEL = vecadd_f32_grid_stride_kernel;
+
+/* One size on one grid: a, b from the seed, c = a + b exactly, nothing written outside c. */
+static int grade_vecadd(tut_grader *g, size_t n, unsigned blocks, unsigned threads)
+{
+    const tut_array_job job = vecadd_job(&KERNEL, LABEL, NULL, 0);
+    return tut_array_check(g, &job, n, blocks, threads);
+}
 
 /* A prime size, on a grid far smaller than it (at least four strides), none a round number. */
 static int case_primes(tut_grader *g)
 {
     unsigned blocks, threads;
-    grade_random_grid(g, &blocks, &threads);
+    tut_array_random_grid(g, &blocks, &threads);
     const size_t n = tut_grader_prime(g, 4 * (size_t)blocks * threads + 1, 1000003);
-    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, n, blocks, threads);
+    return grade_vecadd(g, n, blocks, threads);
 }
 
 /* One element, then none (n = 0: nothing may be written). The empty size is never a case of its
@@ -21,9 +29,9 @@ static int case_primes(tut_grader *g)
 static int case_one(tut_grader *g)
 {
     unsigned blocks, threads;
-    grade_random_grid(g, &blocks, &threads);
-    const int ok = grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, 1, blocks, threads);
-    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, 0, blocks, threads) && ok;
+    tut_array_random_grid(g, &blocks, &threads);
+    const int ok = grade_vecadd(g, 1, blocks, threads);
+    return grade_vecadd(g, 0, blocks, threads) && ok;
 }
 
 /* A multiple of the grid's thread count, one less, one more: the last stride full, short by one,
@@ -31,9 +39,9 @@ static int case_one(tut_grader *g)
 static int case_stride_edges(tut_grader *g)
 {
     unsigned blocks, threads;
-    grade_random_grid(g, &blocks, &threads);
+    tut_array_random_grid(g, &blocks, &threads);
     const size_t n = tut_grader_tile_edge(g, (size_t)blocks * threads, 40);
-    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, n, blocks, threads);
+    return grade_vecadd(g, n, blocks, threads);
 }
 
 /* More threads than elements: most threads must do nothing. */
@@ -41,7 +49,7 @@ static int case_small(tut_grader *g)
 {
     const unsigned blocks = (unsigned)tut_grader_size(g, 64, 512), threads = 256;
     const size_t n = tut_grader_odd(g, 3, (size_t)blocks * threads - 1);
-    return grade_vecadd(g, vecadd_f32_grid_stride_kernel, LABEL, n, blocks, threads);
+    return grade_vecadd(g, n, blocks, threads);
 }
 
 /* Past 2^31 elements (two vectors of 8 GiB; skipped where the GPU's memory is short): an int
@@ -59,14 +67,16 @@ static int case_huge(tut_grader *g)
  * loose one: it checks the work done, not the last few per cent. */
 static int speed(tut_grader *g, double bar)
 {
-    return grade_vecadd_speed(g, vecadd_f32_grid_stride_kernel, LABEL, bar);
+    const tut_array_job job = vecadd_job(&KERNEL, LABEL, NULL, 0);
+    return tut_array_speed(g, &job, 12.0, bar);
 }
 
-/* The boundaries by design (vecadd_grading.h): multiples -1, 0, +1 of the warp, the block and
- * the grid's threads on one wave and on a drawn grid, the smallest sizes. */
+/* The boundaries by design (common/grade_array.h): multiples -1, 0, +1 of the warp, the block
+ * and the grid's threads on one wave and on a drawn grid, the smallest sizes. */
 static int case_boundaries(tut_grader *g)
 {
-    return grade_vecadd_boundaries(g, vecadd_f32_grid_stride_kernel, LABEL, 1);
+    const tut_array_job job = vecadd_job(&KERNEL, LABEL, NULL, 0);
+    return tut_array_boundaries(g, &job);
 }
 
 int main(int argc, char **argv)

@@ -6,179 +6,46 @@
 
 #include "tutorial.h"
 
-typedef struct {
-    float *a, *b, *want, *got;       /* host */
-    float *d_a, *d_b, *d_c;          /* device; d_c has VECADD_CANARY more elements */
-    size_t n;
-} vecadd_buffers;
+/* Floats past c[n - 1] that must stay untouched in the case past 2^31 (the harness's guard
+ * zones do the same for every other case). */
+#define VECADD_CANARY 64
 
-static void buffers_alloc(tut_grader *g, vecadd_buffers *v, size_t n)
+static const tut_array_spec vecadd_arrays[] = {
+    {"a", TUT_ARRAY_F32, TUT_ARRAY_IN, -1.0, 1.0},
+    {"b", TUT_ARRAY_F32, TUT_ARRAY_IN, -1.0, 1.0},
+    {"c", TUT_ARRAY_F32, TUT_ARRAY_OUT, 0.0, 0.0},
+};
+
+static void vecadd_reference(tut_arrays *s, void *ctx)
 {
-    const size_t bytes = tut_bytes(n ? n : 1, sizeof(float), "vectors");
-    const size_t out_bytes = tut_bytes(n + VECADD_CANARY, sizeof(float), "c");
-    v->n = n;
-    v->a = (float *)tut_host_alloc(bytes, "a");
-    v->b = (float *)tut_host_alloc(bytes, "b");
-    v->want = (float *)tut_host_alloc(bytes, "reference");
-    v->got = (float *)tut_host_alloc(out_bytes, "result");
-    tut_rng_fill_f32(&g->rng, v->a, n, -1.0f, 1.0f);
-    tut_rng_fill_f32(&g->rng, v->b, n, -1.0f, 1.0f);
-    for (size_t i = 0; i < n; ++i)
-        v->want[i] = v->a[i] + v->b[i];
-    v->d_a = (float *)tut_device_alloc(bytes, "a");
-    v->d_b = (float *)tut_device_alloc(bytes, "b");
-    v->d_c = (float *)tut_device_alloc(out_bytes, "c");
-    CUDA_CHECK(cudaMemcpy(v->d_a, v->a, n * sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(v->d_b, v->b, n * sizeof(float), cudaMemcpyHostToDevice));
+    (void)ctx;
+    const float *a = (const float *)s->host[0], *b = (const float *)s->host[1];
+    float *c = (float *)s->want[2];
+    for (size_t i = 0; i < s->n; ++i)
+        c[i] = a[i] + b[i];
 }
 
-static void buffers_free(vecadd_buffers *v)
+static void vecadd_run(const tut_arrays *s, tut_launch how, void *ctx)
 {
-    tut_device_free(v->d_a);
-    tut_device_free(v->d_b);
-    tut_device_free(v->d_c);
-    free(v->a);
-    free(v->b);
-    free(v->want);
-    free(v->got);
+    const vecadd_kernel_fn kernel = *(const vecadd_kernel_fn *)ctx;
+    kernel<<<how.blocks, how.threads, 0, how.stream>>>((const float *)s->dev[0],
+                                                       (const float *)s->dev[1],
+                                                       (float *)s->dev[2], s->n);
 }
 
-/* One launch on poisoned output, then every element and the canary. */
-static int run_and_check(const vecadd_buffers *v, vecadd_kernel_fn kernel, const char *label,
-                         unsigned blocks, unsigned threads)
+tut_array_job vecadd_job(const vecadd_kernel_fn *kernel, const char *label,
+                         const tut_width *widths, int width_count)
 {
-    const size_t n = v->n;
-    tut_grader_poison(v->d_c, (n + VECADD_CANARY) * sizeof(float));
-    printf("%s: n = %zu, %u blocks x %u threads\n", label, n, blocks, threads);
-    kernel<<<blocks, threads>>>(v->d_a, v->d_b, v->d_c, n);
-    LAUNCH_CHECK();
-    CUDA_CHECK(cudaMemcpy(v->got, v->d_c, (n + VECADD_CANARY) * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    /* float + float is exactly rounded on both sides: the results must be identical. */
-    int ok = n == 0 || tut_check_f32(label, v->got, v->want, n, 0.0, 0.0, NULL);
-    for (size_t i = n; i < n + VECADD_CANARY; ++i) {
-        unsigned bits;
-        memcpy(&bits, &v->got[i], sizeof bits);
-        if (bits != 0xFFFFFFFFu) {
-            printf("  %s wrote past the end: c[%zu] = %g (n = %zu; found bits %08x, expected "
-                   "ffffffff, untouched)\n", label, i, v->got[i], n, bits);
-            ok = 0;
-            break;
-        }
-    }
-    return ok;
-}
-
-int grade_vecadd(tut_grader *g, vecadd_kernel_fn kernel, const char *label, size_t n,
-                 unsigned blocks, unsigned threads)
-{
-    vecadd_buffers v;
-    buffers_alloc(g, &v, n);
-    const int ok = run_and_check(&v, kernel, label, blocks, threads);
-    buffers_free(&v);
-    return ok;
-}
-
-void grade_random_grid(tut_grader *g, unsigned *blocks, unsigned *threads)
-{
-    *blocks = (unsigned)tut_grader_size(g, 1, 64);
-    *threads = 32u * (unsigned)tut_grader_size(g, 1, 8);
-}
-
-/* ---------------------------------------------------------------- boundaries */
-
-typedef struct {
-    vecadd_kernel_fn kernel;
-    const char *label;
-    unsigned blocks, threads;
-} boundary_job;
-
-static int boundary_check(tut_grader *g, size_t n, void *ctx)
-{
-    const boundary_job *j = (const boundary_job *)ctx;
-    return grade_vecadd(g, j->kernel, j->label, n, j->blocks, j->threads);
-}
-
-static int boundaries_on_grid(tut_grader *g, boundary_job *job, unsigned vector_width)
-{
-    const size_t grid = (size_t)job->blocks * job->threads;
-    const tut_width widths[] = {
-        {"warp", (size_t)g->dev->warp_size}, {"block", job->threads}, {"grid", grid},
-        {"vector", vector_width > 1 ? vector_width : 0},
-        {"vector*grid", vector_width > 1 ? vector_width * grid : 0},
-    };
-    tut_boundary sizes[96];
-    const size_t max = 2 * (vector_width > 1 ? vector_width : 1) * grid + 2;
-    const size_t count = tut_boundary_sizes(widths, TUT_COUNT(widths), max, sizes,
-                                            TUT_COUNT(sizes));
-    printf("%s boundaries on %u blocks x %u threads: %zu sizes up to %zu\n", job->label,
-           job->blocks, job->threads, count, max);
-    return tut_grader_run_boundaries(g, sizes, count, boundary_check, job);
-}
-
-int grade_vecadd_boundaries(tut_grader *g, vecadd_kernel_fn kernel, const char *label,
-                            unsigned vector_width)
-{
-    /* One wave of the largest block that fills an SM, as the chapter launches. */
-    tut_kernel_use use = tut_kernel_use_of((const void *)kernel, 1, 0);
-    use.threads = tut_best_block_size(g->dev, use, 256);
-    boundary_job wave = {kernel, label, (unsigned)(g->dev->sm_count * tut_blocks_per_sm(g->dev, use)),
-                         (unsigned)use.threads};
-    boundary_job drawn = {kernel, label, 0, 0};
-    grade_random_grid(g, &drawn.blocks, &drawn.threads);
-    const int ok = boundaries_on_grid(g, &wave, vector_width);
-    return boundaries_on_grid(g, &drawn, vector_width) && ok;
-}
-
-/* ---------------------------------------------------------------- speed */
-
-typedef struct {
-    vecadd_kernel_fn kernel;
-    const vecadd_buffers *v;
-    unsigned blocks, threads;
-} speed_job;
-
-static void run_kernel(void *arg)
-{
-    const speed_job *j = (const speed_job *)arg;
-    j->kernel<<<j->blocks, j->threads>>>(j->v->d_a, j->v->d_b, j->v->d_c, j->v->n);
-    LAUNCH_CHECK();
-}
-
-static void run_copy(void *arg)
-{
-    const speed_job *j = (const speed_job *)arg;
-    CUDA_CHECK(cudaMemcpyAsync(j->v->d_c, j->v->d_a, j->v->n * sizeof(float),
-                               cudaMemcpyDeviceToDevice, 0));
-}
-
-int grade_vecadd_speed(tut_grader *g, vecadd_kernel_fn kernel, const char *label, double bar)
-{
-    size_t n = (size_t)1 << 28;
-    while (n > ((size_t)1 << 24) && !tut_device_fits(3 * n * sizeof(float), 256u << 20))
-        n /= 2;
-    if (!tut_device_fits(3 * n * sizeof(float), 256u << 20)) {
-        printf("skipped: three vectors of 2^24 floats do not fit in this GPU's free memory\n");
-        exit(TUT_EXIT_SKIP);
-    }
-    /* One wave of the largest block that fills an SM (occupancy.h), as the chapter launches. */
-    tut_kernel_use use = tut_kernel_use_of((const void *)kernel, 1, 0);
-    use.threads = tut_best_block_size(g->dev, use, 256);
-    const unsigned threads = (unsigned)use.threads;
-    const unsigned blocks = (unsigned)(g->dev->sm_count * tut_blocks_per_sm(g->dev, use));
-    vecadd_buffers v;
-    buffers_alloc(g, &v, n);
-    int ok = run_and_check(&v, kernel, label, blocks, threads);
-    if (ok) {
-        const speed_job job = {kernel, &v, blocks, threads};
-        double kernel_ms, copy_ms;
-        tut_grader_time_pair_unless_far(run_kernel, (void *)&job, run_copy, (void *)&job, 30.0,
-                                        &kernel_ms, &copy_ms);
-        ok = tut_grader_speed_verdict(label, 12.0 * n / kernel_ms * 1e-6, "cudaMemcpy",
-                                      8.0 * n / copy_ms * 1e-6, "GB/s", bar);
-    }
-    buffers_free(&v);
-    return ok;
+    const tut_array_job job = {.label = label,
+                               .arrays = vecadd_arrays,
+                               .array_count = TUT_COUNT(vecadd_arrays),
+                               .reference = vecadd_reference,
+                               .run = vecadd_run,
+                               .kernel = (const void *)*kernel,
+                               .widths = widths,
+                               .width_count = width_count,
+                               .ctx = (void *)kernel};
+    return job;
 }
 
 /* ---------------------------------------------------------------- past 2^31 elements */

@@ -8,7 +8,7 @@
  * two shared stores, two shared loads and one __syncthreads() per thread, whatever the strip's
  * length. 4 points per thread (1001 points: 251 threads in 8 warps) measured fastest in an
  * earlier comparison of builds, against 8 and 16 (which hits the 64-register cap of 1024-thread
- * blocks and spills); docs/02_heat1d.md discusses why.
+ * blocks and spills); docs/02_heat1d_appendix.md ("The document's rod, in full") discusses why.
  *
  * The edge slots are double-buffered by step parity; TODO 2 asks why that lets one barrier per
  * step suffice. */

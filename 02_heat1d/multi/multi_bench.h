@@ -25,8 +25,9 @@ double heat_one_gpu_kernel(const double *u, size_t n, long long steps, double k,
                            double *out);
 
 /* `steps` steps of variant v on the rod as it is, timed by the host clock between two moments
- * when every GPU is idle (one thread drives them all, so CUDA events of one GPU would not see
- * the others): ms per step, median of reps runs (reps >= 1) after a warm-up. */
+ * when every GPU is idle, so that the host's queueing of every call counts too (events could
+ * time all GPUs, as multi_time in 06_streams/multi does, by making them wait on each other's
+ * events): ms per step, median of reps runs (reps >= 1) after a warm-up. */
 double heat_time_rod(heat_rod *r, heat_multi_variant v, long long steps, int reps);
 
 /* How many of n points differ from b in any bit; the first such index in *first (n if none). */

@@ -37,7 +37,8 @@ __device__ unsigned long long heat_now_ns(void)
     return t;
 }
 
-/* Test hooks: busy for ns nanoseconds; busy until *hold is 0 or timeout_ns passed. */
+/* Test hooks: busy for ns nanoseconds; busy until *hold is 0 or timeout_ns passed, saying in
+ * *state that it began (1), was let go (2) or gave up waiting (3). */
 __global__ void heat_delay_kernel(unsigned long long ns)
 {
     const unsigned long long start = heat_now_ns();
@@ -45,11 +46,16 @@ __global__ void heat_delay_kernel(unsigned long long ns)
     }
 }
 
-__global__ void heat_hold_kernel(const volatile int *hold, unsigned long long timeout_ns)
+__global__ void heat_hold_kernel(const volatile int *hold, volatile int *state,
+                                 unsigned long long timeout_ns)
 {
+    *state = 1;
+    __threadfence_system();
     const unsigned long long start = heat_now_ns();
     while (*hold && heat_now_ns() - start < timeout_ns) {
     }
+    *state = *hold ? 3 : 2;
+    __threadfence_system();
 }
 
 /* One thread per point up to part->blocks: the one-GPU kernel's rule (part_grid.h). */
@@ -92,7 +98,8 @@ void heat_launch_interior(heat_rod *r, int p, int in)
         LAUNCH_CHECK();
     }
     if (r->hold) {
-        heat_hold_kernel<<<1, 1, 0, part->compute>>>(r->hold, r->hold_timeout_ns);
+        heat_hold_kernel<<<1, 1, 0, part->compute>>>(r->hold, r->hold + 1 + p,
+                                                     r->hold_timeout_ns);
         LAUNCH_CHECK();
     }
 }

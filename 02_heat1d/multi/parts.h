@@ -51,8 +51,9 @@ typedef struct {
     void *nccl;        /* the NCCL communicators, when made (nccl_step.cu) */
     /* Test hooks (the grader): part delay_part (-1: none) runs a kernel of delay_ns nanoseconds
      * before its edge points, so a send that does not wait for them reads the old values; with
-     * hold set (mapped host memory), each interior update is followed by a kernel that spins
-     * until *hold is 0 (or hold_timeout_ns passes). */
+     * hold set (1 + parts ints of mapped host memory), part p's interior update is followed by
+     * a kernel that spins until hold[0] is 0 (or hold_timeout_ns passes) and says in hold[1 + p]
+     * that it began (1), was let go (2) or gave up waiting (3). */
     int delay_part;
     unsigned long long delay_ns;
     volatile int *hold;

@@ -8,7 +8,7 @@
  * Speed (the point of fusing): 2^32 samples of 1/x on [1, 2] (the estimate must land within 5
  * standard errors of ln 2), in samples per second against the multiply ceiling measured in the
  * same run (common/ceilings.h, int_mul_wide: __umulhi and mul.lo as Philox does them, 10 results
- * per sample; docs/04_montecarlo.md, section 5), the fastest batch of each. On an H100 the
+ * per sample; docs/04_montecarlo.md, section 4), the fastest batch of each. On an H100 the
  * chapter's bare-counter kernel reached 72% of that ceiling; the bar, 40%, leaves a margin of
  * 1.8 and fails a kernel that goes through memory or keeps a cuRAND state per sample. */
 #include <math.h>

@@ -4,8 +4,10 @@
  *   one       one part: the whole vector;
  *   primes    2 .. 7 parts on GPU 0, a prime n;
  *   few       more parts than elements (n < parts: some parts get none), and n = 1;
- *   late      every part but the first starts late (a kernel spins on its stream first): a
- *             combine that does not wait for each part reads poisoned partials (the lesson);
+ *   late      parts start late (a kernel spins on their streams first), in several orders:
+ *             every part but the first, each part alone (the last first), a drawn part latest:
+ *             a combine that does not wait for every part reads poisoned partials (the lesson),
+ *             whichever parts it waits for;
  *   boundaries  the split's edges by design (tut_boundary_sizes over the part count): n = 1,
  *             n below the parts (some left empty), n = parts and parts +/- 1, 2 parts +/- 1,
  *             every residue, primes, for 2, 5 and SPLIT_MAX_PARTS parts on GPU 0;
@@ -15,8 +17,12 @@
  *             GPU, or reach the other GPU's memory): the given launchers (split_kernels.cu)
  *             compare each launch's buffers' device (cudaPointerGetAttributes) with the current
  *             GPU, and test peer access before the combine. On one GPU neither can be seen:
- *             needs two GPUs whose memory each can reach; skips (77) with the reason otherwise. */
+ *             needs two GPUs whose memory each can reach; skips (77) with the reason otherwise.
+ * Every call also checks the split itself: each part's partial_dot over the count the header
+ * specifies (n / parts, one more for each of the first n % parts parts), its buffers holding x
+ * and y from its first element on (another split can give the same sum). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +86,48 @@ static void rig_destroy(split_rig *r)
     CUDA_CHECK(cudaSetDevice(0));
 }
 
-/* One graded call: `late` queues a spin on every stream but the first before it. */
-static int grade(tut_grader *g, size_t n, int parts, const int *device, int late)
+/* 1 if part k got the share split_combine.h specifies: its partial_dot launched over
+ * n / parts elements (one more for the first n % parts parts), its buffers holding x and y from
+ * element first on. Prints the first difference. */
+static int check_split(const split_rig *rig, const float *x, const float *y, size_t n, int k)
+{
+    const size_t parts = (size_t)rig->parts, uk = (size_t)k, extra = n % parts;
+    const size_t first = uk * (n / parts) + (uk < extra ? uk : extra);
+    const size_t count = n / parts + (uk < extra ? 1 : 0);
+    const size_t launched = split_launched_count(rig->partials[k]);
+    if (launched == SIZE_MAX) {
+        printf("  part %d: no partial_dot launched into its partial sums (every part launches "
+               "one, an empty part too: the combine reads its partials)\n", k);
+        return 0;
+    }
+    if (launched != count) {
+        printf("  part %d: partial_dot over %zu elements, the split gives it %zu (elements "
+               "[%zu, %zu): n / parts each, one more for each of the first n %% parts parts)\n",
+               k, launched, count, first, first + count);
+        return 0;
+    }
+    if (count == 0)
+        return 1;
+    float *got = (float *)tut_host_alloc(count * sizeof(float), "part's copy");
+    int ok = 1;
+    for (int side = 0; side < 2 && ok; ++side) {
+        const float *want = (side ? y : x) + first;
+        CUDA_CHECK(cudaMemcpy(got, side ? rig->y[k] : rig->x[k], count * sizeof(float),
+                              cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < count && ok; ++i)
+            if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
+                printf("  part %d: %s[%zu] on the GPU is %.9g, expected %s[%zu] = %.9g (its "
+                       "share is elements [%zu, %zu))\n", k, side ? "y" : "x", i, got[i],
+                       side ? "y" : "x", first + i, want[i], first, first + count);
+                ok = 0;
+            }
+    }
+    free(got);
+    return ok;
+}
+
+/* One graded call: late_ms[k] > 0 queues a spin of that long on part k's stream before it. */
+static int grade(tut_grader *g, size_t n, int parts, const int *device, const double *late_ms)
 {
     float *x = (float *)tut_pinned_alloc((n ? n : 1) * sizeof(float), "x");
     float *y = (float *)tut_pinned_alloc((n ? n : 1) * sizeof(float), "y");
@@ -89,18 +135,19 @@ static int grade(tut_grader *g, size_t n, int parts, const int *device, int late
     tut_rng_fill_f32(&g->rng, y, n, -1.0f, 1.0f);
     split_rig rig;
     rig_create(&rig, parts, device, n);
-    if (late) {
-        for (int k = 1; k < parts; ++k) { /* load the kernel first: loading waits for the GPU */
+    if (late_ms) {
+        for (int k = 0; k < parts; ++k) { /* load the kernel first: loading waits for the GPU */
             CUDA_CHECK(cudaSetDevice(device[k]));
             spin_kernel<<<1, 1, 0, rig.stream[k]>>>(0);
             LAUNCH_CHECK();
             CUDA_CHECK(cudaDeviceSynchronize());
         }
-        for (int k = 1; k < parts; ++k) {
-            CUDA_CHECK(cudaSetDevice(device[k]));
-            spin_kernel<<<1, 1, 0, rig.stream[k]>>>((unsigned long long)(LATE_MS * 1e6));
-            LAUNCH_CHECK();
-        }
+        for (int k = 0; k < parts; ++k)
+            if (late_ms[k] > 0.0) {
+                CUDA_CHECK(cudaSetDevice(device[k]));
+                spin_kernel<<<1, 1, 0, rig.stream[k]>>>((unsigned long long)(late_ms[k] * 1e6));
+                LAUNCH_CHECK();
+            }
     }
     int rig_gpus = 1; /* the GPUs the rig uses: 0 .. the highest named */
     for (int k = 0; k < parts; ++k)
@@ -109,6 +156,9 @@ static int grade(tut_grader *g, size_t n, int parts, const int *device, int late
     CUDA_CHECK(cudaSetDevice((device[0] + 1) % rig_gpus));
     (void)split_launch_faults(NULL, 0);
     const double got = split_dot(&rig, x, y, n);
+    int split_ok = 1;
+    for (int k = 0; k < parts; ++k)
+        split_ok &= check_split(&rig, x, y, n, k);
     char fault[256];
     const int faults = split_launch_faults(fault, sizeof fault);
     double want = 0.0, scale = 0.0;
@@ -125,9 +175,15 @@ static int grade(tut_grader *g, size_t n, int parts, const int *device, int late
     printf("  n = %zu over %d part%s (GPUs", n, parts, parts == 1 ? "" : "s");
     for (int k = 0; k < parts; ++k)
         printf(" %d", device[k]);
-    printf(")%s: %.15g, expected %.15g: %s\n", late ? ", parts 1.. late" : "", got, want,
+    printf(")%s: %.15g, expected %.15g: %s\n", late_ms ? ", late parts (ms):" : "", got, want,
            sum_ok ? "right" : "WRONG");
-    const int ok = sum_ok && faults == 0;
+    if (late_ms) {
+        printf("   ");
+        for (int k = 0; k < parts; ++k)
+            printf(" %g", late_ms[k]);
+        printf("\n");
+    }
+    const int ok = sum_ok && faults == 0 && split_ok;
     if (!ok && isnan(got))
         printf("  NaN: a partial sum was read before its part wrote it (the combine did not wait "
                "for every part), or a part was never run\n");
@@ -138,26 +194,50 @@ static const int on_gpu0[SPLIT_MAX_PARTS] = {0};
 
 static int case_one(tut_grader *g)
 {
-    return grade(g, tut_grader_size(g, 1, 1000000), 1, on_gpu0, 0);
+    return grade(g, tut_grader_size(g, 1, 1000000), 1, on_gpu0, NULL);
 }
 
 static int case_primes(tut_grader *g)
 {
     const int parts = 2 + (int)tut_rng_below(&g->rng, 6);
-    return grade(g, tut_grader_prime(g, 1000, 3000000), parts, on_gpu0, 0);
+    return grade(g, tut_grader_prime(g, 1000, 3000000), parts, on_gpu0, NULL);
 }
 
 static int case_few(tut_grader *g)
 {
     const int parts = 5 + (int)tut_rng_below(&g->rng, 8);
-    return grade(g, tut_grader_size(g, 2, (size_t)parts - 1), parts, on_gpu0, 0) &&
-           grade(g, 1, parts, on_gpu0, 0);
+    return grade(g, tut_grader_size(g, 2, (size_t)parts - 1), parts, on_gpu0, NULL) &&
+           grade(g, 1, parts, on_gpu0, NULL);
+}
+
+/* The parts late in several orders, so that a combine that waits for any subset of the parts
+ * (the last one only, the first few) reads a part it did not wait for before that part has
+ * written it: every part but the first late; then each part alone late, the last first; then a
+ * drawn part latest, the others late by drawn shorter times. */
+static int grade_late_orders(tut_grader *g, size_t n, int parts, const int *device)
+{
+    double late_ms[SPLIT_MAX_PARTS] = {0.0};
+    for (int k = 0; k < parts; ++k)
+        late_ms[k] = k > 0 ? LATE_MS : 0.0;
+    int ok = grade(g, n, parts, device, late_ms);
+    for (int alone = parts - 1; alone >= 1; --alone) {
+        for (int k = 0; k < parts; ++k)
+            late_ms[k] = k == alone ? LATE_MS : 0.0;
+        ok &= grade(g, n, parts, device, late_ms);
+    }
+    const int latest = 1 + (int)tut_rng_below(&g->rng, (uint64_t)(parts - 1));
+    for (int k = 0; k < parts; ++k)
+        late_ms[k] = k == latest ? LATE_MS
+                     : k == 0    ? 0.0
+                                 : 0.25 * LATE_MS * tut_rng_uniform(&g->rng);
+    ok &= grade(g, n, parts, device, late_ms);
+    return ok;
 }
 
 static int case_late(tut_grader *g)
 {
     const int parts = 3 + (int)tut_rng_below(&g->rng, 4);
-    return grade(g, tut_grader_odd(g, 100001, 2000001), parts, on_gpu0, 1);
+    return grade_late_orders(g, tut_grader_odd(g, 100001, 2000001), parts, on_gpu0);
 }
 
 /* The split's boundaries by design: for 2, 5 and SPLIT_MAX_PARTS parts, the sizes around the
@@ -189,7 +269,7 @@ static int case_boundaries(tut_grader *g)
             snprintf(name, sizeof name, "%s over %d parts%s", sizes[b].name, parts,
                      sizes[b].n < (size_t)parts ? " (some left empty)" : "");
             tut_grader_boundary_begin(name, sizes[b].n);
-            const int right = grade(g, sizes[b].n, parts, on_gpu0, 0);
+            const int right = grade(g, sizes[b].n, parts, on_gpu0, NULL);
             ok &= tut_grader_boundary_verdict(name, sizes[b].n, right);
         }
     }
@@ -233,8 +313,8 @@ static int case_two_gpus(tut_grader *g)
     const int parts = 2 * gpus + 1; /* odd: some GPUs hold one part more */
     for (int k = 0; k < parts; ++k)
         device[k] = (k + 1) % gpus; /* part 0 on GPU 1: the combine is not on GPU 0 */
-    return grade(g, tut_grader_prime(g, 100000, 3000000), parts, device, 0) &&
-           grade(g, tut_grader_odd(g, 10001, 200001), parts, device, 1);
+    return grade(g, tut_grader_prime(g, 100000, 3000000), parts, device, NULL) &&
+           grade_late_orders(g, tut_grader_odd(g, 10001, 200001), parts, device);
 }
 
 int main(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "grade_streams.h"
 #include "kernels.h"
 #include "plan.h"
@@ -222,53 +223,31 @@ void rig_issue_with_sms_held(stream_rig *r, void (*issue)(void *), void *arg)
     CUDA_CHECK(cudaFreeHost(flags));
 }
 
-/* The bytes one side of a recorded copy spans (a copy of `extent` from `pos` in `ptr`). */
-static void copy_span(struct cudaPitchedPtr ptr, struct cudaPos pos, struct cudaExtent extent,
-                      const char **begin, const char **end)
-{
-    const size_t slice = ptr.pitch * ptr.ysize;
-    *begin = (const char *)ptr.ptr + pos.z * slice + pos.y * ptr.pitch + pos.x;
-    *end = *begin + (extent.depth ? extent.depth - 1 : 0) * slice +
-           (extent.height ? extent.height - 1 : 0) * ptr.pitch + extent.width;
-}
-
 void record_streams(const cudaStream_t *stream, int streams, void (*issue)(void *), void *arg,
                     recorded_stream *out)
 {
-    for (int s = 0; s < streams; ++s)
-        CUDA_CHECK(cudaStreamBeginCapture(stream[s], cudaStreamCaptureModeRelaxed));
-    issue(arg);
+    tut_graph graph[STREAMS_MAX_STREAMS];
+    tut_capture_each(stream, streams, issue, arg, graph);
     for (int s = 0; s < streams; ++s) {
         recorded_stream *rec = &out[s];
-        cudaGraph_t graph = NULL;
-        CUDA_CHECK(cudaStreamEndCapture(stream[s], &graph));
-        size_t count = 0;
-        if (graph)
-            CUDA_CHECK(cudaGraphGetNodes(graph, NULL, &count));
-        cudaGraphNode_t *nodes = (cudaGraphNode_t *)tut_host_alloc(
-            (count ? count : 1) * sizeof *nodes, "graph nodes");
+        const size_t count = graph[s].count;
         rec->kernels = 0;
         rec->copies = 0;
         rec->copy = (recorded_copy *)tut_host_alloc((count ? count : 1) * sizeof *rec->copy,
                                                     "recorded copies");
-        if (count)
-            CUDA_CHECK(cudaGraphGetNodes(graph, nodes, &count));
         for (size_t i = 0; i < count; ++i) {
-            enum cudaGraphNodeType type;
-            CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &type));
-            rec->kernels += type == cudaGraphNodeTypeKernel;
-            if (type != cudaGraphNodeTypeMemcpy)
+            const tut_graph_node *node = &graph[s].node[i];
+            rec->kernels += node->kind == TUT_NODE_KERNEL;
+            if (node->kind != TUT_NODE_COPY)
                 continue;
-            struct cudaMemcpy3DParms params;
-            CUDA_CHECK(cudaGraphMemcpyNodeGetParams(nodes[i], &params));
             recorded_copy *copy = &rec->copy[rec->copies++];
-            copy_span(params.srcPtr, params.srcPos, params.extent, &copy->begin[0], &copy->end[0]);
-            copy_span(params.dstPtr, params.dstPos, params.extent, &copy->begin[1], &copy->end[1]);
+            for (int side = 0; side < 2; ++side) {
+                copy->begin[side] = node->begin[side];
+                copy->end[side] = node->end[side];
+            }
         }
-        free(nodes);
-        if (graph)
-            CUDA_CHECK(cudaGraphDestroy(graph));
     }
+    tut_graphs_free(graph, streams);
 }
 
 void recorded_streams_free(recorded_stream *out, int streams)

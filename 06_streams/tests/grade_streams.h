@@ -67,11 +67,12 @@ typedef struct {
     recorded_copy *copy; /* `copies` entries */
 } recorded_stream;
 
-/* Records issue(arg) with stream[0, streams) in capture mode (cudaStreamBeginCapture: the calls
- * on those streams are kept as one graph per stream, nothing runs), then reads each stream's
- * graph into out[s] and destroys it. While recorded, issue may not wait for the GPU (a
- * cudaStreamSynchronize or a synchronous cudaMemcpy stops the capture with an error). Queries
- * such as chunk_kernels_configure's belong before the call. Free with recorded_streams_free. */
+/* Records issue(arg) with stream[0, streams) in capture mode (common/capture.h's
+ * tut_capture_each: the calls on those streams are kept as one graph per stream, nothing runs),
+ * then reads each stream's kernels and copies into out[s]. While recorded, issue may not wait
+ * for the GPU (a cudaStreamSynchronize or a synchronous cudaMemcpy stops the capture with an
+ * error). Queries such as chunk_kernels_configure's belong before the call. Free with
+ * recorded_streams_free. */
 void record_streams(const cudaStream_t *stream, int streams, void (*issue)(void *), void *arg,
                     recorded_stream *out);
 void recorded_streams_free(recorded_stream *out, int streams);

@@ -5,7 +5,9 @@
  * bins with one atomicAdd per bin. Fill in the four TODOs. Do not assume blockDim.x == 128: the
  * grader launches other block sizes and grids too, on texts whose sizes come from a new seed
  * each run (empty, one byte, primes, bytes above 127, one repeated letter), under
- * compute-sanitizer as well. Grade it (the loop: docs/exercises.md):
+ * compute-sanitizer as well. Read each byte as unsigned char, the text's type: through a char,
+ * a byte above 127 is a negative bin index, and the grader reads the compiled kernel for that.
+ * Grade it (the loop: docs/exercises.md):
  *     cmake --build build-exercises --target ex07.1 */
 #include "histogram.h"
 #include "tutorial.h"

@@ -5,13 +5,16 @@
  * thread of the block on one counter). Shared memory is poisoned before each launch: a bin that
  * was never zeroed shows. The sanitizers run the first case; one_letter (the atomic: lost
  * updates show at once) and racecheck's test (the barriers) are the exercise's lesson (a
- * failure caps the grade, CMakeLists.txt). */
+ * failure caps the grade, CMakeLists.txt). signed_bytes reads the compiled kernel for a byte
+ * read as a signed char, which no run on an H100 or H200 shows (byte_sign.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_sign.h"
 #include "exercise.h"
 #include "histogram.h"
+#include "own_sass.h"
 #include "tutorial.h"
 
 typedef enum { TEXT_ENGLISH, TEXT_ANY_BYTES, TEXT_ONE_LETTER } text_kind;
@@ -161,6 +164,42 @@ static int case_boundaries(tut_grader *g)
     return ok;
 }
 
+/* A byte read as a signed char (`const char c = text[i]`) indexes block_bins[-128 .. -1] for the
+ * bytes >= 128. On an H100 or H200 those writes land in shared memory the system reserves
+ * before the block's own: every count right, compute-sanitizer quiet. The compiled kernel shows
+ * it every time (byte_sign.h): a byte sign-extended and used with no test of its sign. The
+ * counts of a text of any bytes first, then the check. Skips (77, with the reason) where
+ * cuobjdump is missing or the binary holds no SASS. */
+static void skip_signed_bytes(const char *why)
+{
+    printf("SKIPPED: the compiled kernel cannot be read here: %s\n", why);
+    fflush(stdout);
+    exit(TUT_EXIT_SKIP);
+}
+
+static int case_signed_bytes(tut_grader *g)
+{
+    /* First the counts, on bytes 0..255 (a kernel that counts nothing has nothing to read). */
+    if (!run_histogram(g, tut_grader_odd(g, 1001, 99999), TEXT_ANY_BYTES,
+                       (int)tut_grader_size(g, 1, 40), odd_threads(g, 1024)))
+        return 0;
+    char tool[1024], why[640];
+    char *sass = own_sass_read(tool, sizeof tool, why, sizeof why);
+    if (!sass)
+        skip_signed_bytes(why);
+    const byte_sign_verdict verdict = byte_sign_check(sass, "histogram_shared_kernel", why,
+                                                      sizeof why);
+    free(sass);
+    if (verdict == BYTE_SIGN_NO_SASS)
+        skip_signed_bytes(why);
+    if (verdict == BYTE_SIGN_WRONG)
+        printf("FAIL: %s\n", why);
+    printf("  the text's bytes in the compiled kernel (%s -sass): %s\n  %s\n", tool,
+           verdict == BYTE_SIGN_OK ? "read as unsigned, or tested for their sign" : "WRONG",
+           why);
+    return verdict == BYTE_SIGN_OK;
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {{"primes", case_primes},
@@ -168,7 +207,8 @@ int main(int argc, char **argv)
                                             {"bytes", case_bytes},
                                             {"one_letter", case_one_letter},
                                             {"random", case_random},
-                                            {"boundaries", case_boundaries}};
+                                            {"boundaries", case_boundaries},
+                                            {"signed_bytes", case_signed_bytes}};
     const tut_exercise ex = {.id = "ex07.1", .title = "shared-memory histogram",
                              .cases = cases, .case_count = TUT_COUNT(cases)};
     return tut_exercise_main(argc, argv, &ex);

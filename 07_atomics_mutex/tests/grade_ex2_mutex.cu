@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "exercise.h"
 #include "fence_order.h"
 #include "mutex_ledger.h"
+#include "own_sass.h"
 #include "tutorial.h"
 
 /* The boundaries of the 32-bit words (case boundaries): when set, the ledger's low word starts
@@ -164,31 +164,6 @@ static int case_boundaries(tut_grader *g)
     return ok;
 }
 
-/* The cuobjdump that reads this binary: $TUT_CUOBJDUMP, else the toolkit's that CMake found
- * (TUT_CUOBJDUMP_PATH), else one on PATH. 0 if none. */
-static int find_cuobjdump(char *path, size_t len)
-{
-    const char *env = getenv("TUT_CUOBJDUMP");
-    if (env && *env) {
-        snprintf(path, len, "%s", env);
-        return access(path, X_OK) == 0;
-    }
-#ifdef TUT_CUOBJDUMP_PATH
-    snprintf(path, len, "%s", TUT_CUOBJDUMP_PATH);
-    if (access(path, X_OK) == 0)
-        return 1;
-#endif
-    const char *dirs = getenv("PATH");
-    while (dirs && *dirs) {
-        const size_t n = strcspn(dirs, ":");
-        snprintf(path, len, "%.*s/cuobjdump", (int)n, dirs);
-        if (n > 0 && access(path, X_OK) == 0)
-            return 1;
-        dirs += n + (dirs[n] == ':');
-    }
-    return 0;
-}
-
 static void skip_fences(const char *why)
 {
     printf("SKIPPED: the fence order cannot be read here: %s\n", why);
@@ -199,52 +174,10 @@ static void skip_fences(const char *why)
 static int case_fences(tut_grader *g)
 {
     (void)g; /* the compiled code does not depend on the seed */
-    char tool[1024], self[1024], command[2200], why[640];
-    if (!find_cuobjdump(tool, sizeof tool))
-        skip_fences("no cuobjdump (the CUDA toolkit's; set TUT_CUOBJDUMP=<path>)");
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        skip_fences("cannot find this grader's own binary (/proc/self/exe)");
-    self[n] = '\0';
-    if (strchr(tool, '\'') || strchr(self, '\''))
-        skip_fences("a quote in the path of cuobjdump or of the grader");
-    /* cuobjdump -sass runs nvdisasm, which sits beside it in the toolkit. */
-    if (!getenv("NVDISASM_PATH")) {
-        char dir[1024];
-        snprintf(dir, sizeof dir, "%s", tool);
-        char *slash = strrchr(dir, '/');
-        if (slash) {
-            *slash = '\0';
-            setenv("NVDISASM_PATH", dir, 0);
-        }
-    }
-    snprintf(command, sizeof command, "'%s' -sass '%s' 2>&1", tool, self);
-    FILE *pipe = popen(command, "r");
-    if (!pipe)
-        skip_fences("cannot run cuobjdump");
-    size_t size = 0, capacity = 1 << 20;
-    char *sass = (char *)malloc(capacity);
-    while (sass) {
-        if (size + 4096 + 1 > capacity)
-            sass = (char *)realloc(sass, capacity *= 2);
-        if (!sass)
-            break;
-        const size_t got = fread(sass + size, 1, 4096, pipe);
-        size += got;
-        if (got == 0)
-            break;
-    }
-    const int status = pclose(pipe);
-    if (!sass) {
-        fprintf(stderr, "out of memory reading cuobjdump's listing\n");
-        exit(2);
-    }
-    sass[size] = '\0';
-    if (status != 0) {
-        snprintf(why, sizeof why, "cuobjdump -sass failed: %.300s", sass);
-        free(sass);
+    char tool[1024], why[640];
+    char *sass = own_sass_read(tool, sizeof tool, why, sizeof why);
+    if (!sass)
         skip_fences(why);
-    }
     static const char *const kernels[] = {"deposit_every_thread", "deposit_one_per_block"};
     const fence_order_verdict verdict =
         fence_order_check(sass, kernels, TUT_COUNT(kernels), why, sizeof why);

@@ -4,7 +4,8 @@
 # exercise at 3, a CPU case that passes without a GPU, a case and a speed test that skipped on a
 # GPU that ran the others: not gradable there, out of the score) must give expected.csv and
 # expected.json exactly, and the printed report must show the seed, each lost exercise's why:
-# and reproduce: lines and each test this GPU could not grade with its reason.
+# and reproduce: lines, each test this GPU could not grade with its reason, and the footer that
+# lists them all with the command that grades them on a machine that can.
 #   cmake -DREPORT=<GradeReport.cmake> -DOUTDIR=<scratch> -P check_grade_report.cmake
 cmake_minimum_required(VERSION 3.22)
 set(here ${CMAKE_CURRENT_LIST_DIR})
@@ -31,7 +32,8 @@ foreach(expected
     "ex90.9 [^\n]* 3.00/10 capped at 3[^\n]*\n         why: ex90.9.b.racecheck failed \\(Error: Race reported[^\n]*\\); a lesson test: at most 3 of 10\n"
     "why: ex90.8: |why: not built: your file"
     "ex90.11 [^\n]* 10.00/10 not gradable on this GPU: ex90.11.huge\n         not gradable on this GPU: ex90.11.huge: n = 2147483659 floats \\(past 2\\^31\\) needs 17.2 GB"
-    "ex90.12 [^\n]* 5.00/10 [^\n]*\n         why: ex90.12.a failed [^\n]*\n[^\n]*\n         not gradable on this GPU: ex90.12.speed: this GPU has 1 copy engine")
+    "ex90.12 [^\n]* 5.00/10 [^\n]*\n         why: ex90.12.a failed [^\n]*\n[^\n]*\n         not gradable on this GPU: ex90.12.speed: this GPU has 1 copy engine"
+    "\nNot gradable on this machine, so left out of the scores above[^\n]*\n  ex90.11.huge: n = 2147483659[^\n]*\n  ex90.12.speed: this GPU has 1 copy engine[^\n]*\nGrade them on a machine that has what they need[^\n]*\n  TUT_EXERCISE_SEED=4242 ctest --test-dir /fixture/build-exercises -R '\\^\\(ex90\\\\.11\\\\.huge\\|ex90\\\\.12\\\\.speed\\)\\$' --output-on-failure\n")
   if(NOT out MATCHES "${expected}")
     message(FATAL_ERROR "the printed report does not match '${expected}'")
   endif()

@@ -4,11 +4,44 @@
 # a grader of their own (which must be ignored). Every GPU test must report skipped (0 points,
 # never passed); ex01.3's CPU case (every_gpu) runs: the solution passes it, the skeleton fails
 # it; the broken file's exercises must say "not built"; one CSV row per student and exercise.
+# The exercises, their files and the rows expected come from the chapter's own list (its
+# tutorial_exercise() calls): an exercise added to chapter 01 changes nothing here.
 #   cmake -DSOURCE=<repository> -DOUTDIR=<scratch> -DARCHS=<one architecture> -P check_submissions.cmake
 cmake_minimum_required(VERSION 3.22)
 set(sub ${OUTDIR}/submissions)
 file(REMOVE_RECURSE ${OUTDIR})
-foreach(f vecadd_kernels.cu one_wave.c tests/answers/ex01_prediction.txt)
+
+# The exercise list: each tutorial_exercise(...) of 01_vecadd/CMakeLists.txt, its ID, SOURCES,
+# PREDICTION and CPU_CASES.
+file(READ ${SOURCE}/01_vecadd/CMakeLists.txt chapter_lists)
+string(REGEX REPLACE "#[^\n]*" "" chapter_lists "${chapter_lists}") # comments out
+string(REGEX MATCHALL "tutorial_exercise\\([^)]*\\)" stanzas "${chapter_lists}")
+set(ids "")
+set(files "")
+foreach(stanza IN LISTS stanzas)
+  string(REGEX REPLACE "TITLE +\"[^\"]*\"" "" stanza "${stanza}")
+  string(REGEX REPLACE "^tutorial_exercise\\((.*)\\)$" "\\1" stanza "${stanza}")
+  separate_arguments(args UNIX_COMMAND "${stanza}")
+  cmake_parse_arguments(E "SPEED" "ID;PREDICTION"
+                        "SOURCES;GRADER;LIBRARIES;CASES;CPU_CASES;SANITIZE;SANITIZE_CASES;LESSON;SERIAL_CASES"
+                        ${args})
+  list(APPEND ids ${E_ID})
+  set(${E_ID}_SOURCES ${E_SOURCES})
+  set(${E_ID}_CPU ${E_CPU_CASES})
+  set(${E_ID}_PREDICTION ${E_PREDICTION})
+  list(APPEND files ${E_SOURCES})
+  if(E_PREDICTION)
+    list(APPEND files tests/answers/${E_PREDICTION})
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES files)
+list(LENGTH ids exercise_count)
+if(exercise_count LESS 4 OR NOT "ex01.3" IN_LIST ids OR NOT "ex01.4" IN_LIST ids)
+  message(FATAL_ERROR "read ${exercise_count} exercises (${ids}) from 01_vecadd/CMakeLists.txt: "
+                      "expected ex01.1 to ex01.4 at least")
+endif()
+message("chapter 01's exercises: ${ids}; alice hands in ${files}")
+foreach(f IN LISTS files)
   file(COPY ${SOURCE}/01_vecadd/${f} DESTINATION ${sub}/alice/01_vecadd/exercise)
 endforeach()
 file(WRITE ${sub}/carol/01_vecadd/vecadd_kernels.cu "this is not CUDA\n")
@@ -30,8 +63,11 @@ macro(problem text)
   message(SEND_ERROR "${text}")
   math(EXPR errors "${errors} + 1")
 endmacro()
-if(NOT count EQUAL 9)
-  problem("expected a header and 8 rows (2 students x 4 exercises), found ${count} lines")
+math(EXPR rows_expected "2 * ${exercise_count}")
+math(EXPR lines_expected "${rows_expected} + 1")
+if(NOT count EQUAL lines_expected)
+  problem("expected a header and ${rows_expected} rows (2 students x ${exercise_count} "
+          "exercises), found ${count} lines")
 endif()
 list(GET rows 0 header)
 if(NOT header MATCHES "^student,exercise,chapter,title,points,")
@@ -61,9 +97,16 @@ macro(expect student id index value)
     endif()
   endif()
 endmacro()
+# The exercises with GPU cases only (no CPU case, no prediction): ex01.1, ex01.2, ...
+set(gpu_only "")
+foreach(id IN LISTS ids)
+  if(NOT ${id}_CPU AND NOT ${id}_PREDICTION)
+    list(APPEND gpu_only ${id})
+  endif()
+endforeach()
 # Alice: every GPU case skipped, 0 points; the prediction skipped; ex01.3's CPU cases pass
 # (every_gpu, boundaries): 2 of 4 cases, 5.00 points.
-foreach(id ex01.1 ex01.2)
+foreach(id IN LISTS gpu_only)
   fields(f alice ${id})
   list(GET f 3 total)
   expect(alice ${id} 0 "0.00")
@@ -76,13 +119,17 @@ expect(alice ex01.3 4 0)
 expect(alice ex01.3 5 2)
 expect(alice ex01.2 10 skipped)
 expect(alice ex01.4 13 skipped)
-# Carol: the exercises of her broken file are not built; her one_wave.c is the skeleton, which
-# compiles: its cases skip.
-foreach(id ex01.1 ex01.2)
+# Carol: the exercises of her broken file (vecadd_kernels.cu) are not built; her other files
+# are the skeletons, which compile: their cases skip.
+foreach(id IN LISTS gpu_only)
   fields(f carol ${id})
   list(GET f 3 total)
   expect(carol ${id} 0 "0.00")
-  expect(carol ${id} 6 "${total}")
+  if("vecadd_kernels.cu" IN_LIST ${id}_SOURCES)
+    expect(carol ${id} 6 "${total}")
+  else()
+    expect(carol ${id} 5 "${total}")
+  endif()
 endforeach()
 if(NOT "${rows}" MATCHES "carol,ex01.1,[^;]*not built")
   problem("carol's ex01.1 does not say 'not built'")
@@ -99,5 +146,5 @@ if(errors)
   file(READ ${OUTDIR}/grades.csv csv)
   message(FATAL_ERROR "${errors} problems; grades.csv:\n${csv}")
 endif()
-message("grade submissions: 8 rows as expected, GPU parts skipped, the CPU case graded, the "
-        "broken file not built")
+message("grade submissions: ${rows_expected} rows as expected, GPU parts skipped, the CPU case "
+        "graded, the broken file not built")

@@ -1,0 +1,227 @@
+/* A byte read as a signed char, read from cuobjdump's SASS listing (byte_sign.h). */
+#include "byte_sign.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char opcode[64];
+    char operands[160];
+    char text[256]; /* address and instruction, for messages */
+} sass_line;
+
+typedef struct {
+    sass_line *lines;
+    int count, capacity;
+    char function[160];
+    char arch[32];
+    int checked;  /* a named function was seen */
+    int signed_bytes;
+    int wrong;
+    char *why;
+    size_t why_len;
+} scan_state;
+
+/* The register operand i (0: the first) of `operands`, as "R12", or "" (a predicate, an
+ * immediate, an address, none). Operands are separated by commas. */
+static void operand(const char *operands, int i, char *out, size_t len)
+{
+    const char *p = operands;
+    for (int k = 0; k < i && p; ++k) {
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    out[0] = '\0';
+    if (!p)
+        return;
+    while (*p == ' ')
+        ++p;
+    size_t n = strcspn(p, ",;");
+    while (n > 0 && p[n - 1] == ' ')
+        --n;
+    snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
+}
+
+static int is_predicate(const char *op)
+{
+    if (*op == '!')
+        ++op;
+    return op[0] == 'P' && (op[1] == 'T' || isdigit((unsigned char)op[1])) &&
+           !isalnum((unsigned char)op[2]);
+}
+
+/* 1 if register `reg` ("R2") is read by the operands after the first (the first is written,
+ * except in a store or an atomic, which read it too: `all`). Matches R2, R2.reuse, -R2, [R2],
+ * [R2+0x4], R2.64, not R20. */
+static int reads(const char *operands, const char *reg, int all)
+{
+    const char *p = operands;
+    if (!all) {
+        p = strchr(operands, ',');
+        if (!p)
+            return 0;
+    }
+    const size_t len = strlen(reg);
+    for (const char *q = strstr(p, reg); q; q = strstr(q + 1, reg)) {
+        const int starts = q == p || !isalnum((unsigned char)q[-1]);
+        const int ends = !isdigit((unsigned char)q[len]);
+        if (starts && ends)
+            return 1;
+    }
+    return 0;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* 1 if the instruction writes a value sign-extended from a byte into its first operand. */
+static int sign_extends_byte(const sass_line *l)
+{
+    const int load = starts_with(l->opcode, "LDG.") || starts_with(l->opcode, "LD.") ||
+                     starts_with(l->opcode, "LDS.") || starts_with(l->opcode, "LDL.");
+    if (load || starts_with(l->opcode, "I2I."))
+        return strstr(l->opcode, ".S8") != NULL;
+    if (starts_with(l->opcode, "PRMT"))
+        return strstr(l->operands, "0x8880") != NULL;
+    if (starts_with(l->opcode, "SGXT")) {
+        char third[32];
+        operand(l->operands, 2, third, sizeof third);
+        return strcmp(third, "0x8") == 0;
+    }
+    return 0;
+}
+
+/* A store or an atomic reads its first operand (an address) rather than writing it. */
+static int reads_first(const sass_line *l)
+{
+    return starts_with(l->opcode, "ST") || starts_with(l->opcode, "ATOM") ||
+           starts_with(l->opcode, "RED");
+}
+
+static void check_function(scan_state *s)
+{
+    for (int i = 0; i < s->count && !s->wrong; ++i) {
+        const sass_line *def = &s->lines[i];
+        if (!sign_extends_byte(def))
+            continue;
+        char reg[32];
+        operand(def->operands, 0, reg, sizeof reg);
+        if (reg[0] != 'R' || strcmp(reg, "RZ") == 0)
+            continue;
+        reg[strcspn(reg, ". ")] = '\0';
+        ++s->signed_bytes;
+        int tested = 0, used = 0;
+        for (int j = i + 1; j < s->count && !tested; ++j) {
+            const sass_line *l = &s->lines[j];
+            char first[32];
+            operand(l->operands, 0, first, sizeof first);
+            if (reads(l->operands, reg, reads_first(l))) {
+                if (is_predicate(first))
+                    tested = 1;
+                else
+                    used = 1;
+            }
+            first[strcspn(first, ". ")] = '\0';
+            if (!reads_first(l) && !is_predicate(first) && strcmp(first, reg) == 0)
+                break; /* written again: the byte's value is gone */
+        }
+        if (!tested && used) {
+            s->wrong = 1;
+            snprintf(s->why, s->why_len, "%s, %s: the byte loaded by %s is sign-extended (read "
+                     "as a signed char) and used with no test of its sign: a byte >= 128 "
+                     "becomes a negative bin index, a write before block_bins (read it as "
+                     "unsigned char)", s->arch[0] ? s->arch : "SASS", s->function, def->text);
+        }
+    }
+    s->count = 0;
+}
+
+static void add_line(scan_state *s, const char *line)
+{
+    const char *open = strstr(line, "/*");
+    const char *close = open ? strstr(open, "*/") : NULL;
+    if (!close)
+        return;
+    const char *p = close + 2;
+    while (*p == ' ' || *p == '\t')
+        ++p;
+    if (*p == '@') /* a guard: the instruction may not run, but it reads what it reads */
+        p += strcspn(p, " \t");
+    while (*p == ' ' || *p == '\t')
+        ++p;
+    const size_t len = strcspn(p, " \t;");
+    if (len == 0 || len >= 64)
+        return;
+    if (s->count == s->capacity) {
+        s->capacity = s->capacity ? 2 * s->capacity : 256;
+        s->lines = (sass_line *)realloc(s->lines, (size_t)s->capacity * sizeof *s->lines);
+        if (!s->lines) {
+            fprintf(stderr, "byte_sign: out of memory\n");
+            exit(2);
+        }
+    }
+    sass_line *l = &s->lines[s->count++];
+    snprintf(l->opcode, sizeof l->opcode, "%.*s", (int)len, p);
+    const char *operands = p + len;
+    while (*operands == ' ' || *operands == '\t')
+        ++operands;
+    const size_t operands_len = strcspn(operands, ";");
+    snprintf(l->operands, sizeof l->operands, "%.*s",
+             (int)(operands_len < sizeof l->operands ? operands_len : sizeof l->operands - 1),
+             operands);
+    char *end = l->operands + strlen(l->operands);
+    while (end > l->operands && end[-1] == ' ')
+        *--end = '\0';
+    snprintf(l->text, sizeof l->text, "%.*s %s %s",
+             (int)(close + 2 - open < 15 ? close + 2 - open : 15), open, l->opcode, l->operands);
+}
+
+byte_sign_verdict byte_sign_check(const char *sass, const char *name, char *why, size_t why_len)
+{
+    scan_state s = {.why = why, .why_len = why_len};
+    if (why_len)
+        why[0] = '\0';
+    int active = 0;
+    const char *line = sass;
+    while (line && *line) {
+        const char *next = strchr(line, '\n');
+        const size_t len = next ? (size_t)(next - line) : strlen(line);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+        const char *function = strstr(buf, "Function : ");
+        const char *code_for = strstr(buf, "code for ");
+        if (function || code_for) {
+            if (active)
+                check_function(&s);
+            active = 0;
+            if (code_for) {
+                snprintf(s.arch, sizeof s.arch, "%s", code_for + 9);
+            } else {
+                snprintf(s.function, sizeof s.function, "%s", function + 11);
+                s.function[strcspn(s.function, " \t\r")] = '\0';
+                active = strstr(s.function, name) != NULL;
+                s.checked |= active;
+            }
+        } else if (active && strchr(buf, ';')) {
+            add_line(&s, buf);
+        }
+        line = next ? next + 1 : NULL;
+    }
+    if (active)
+        check_function(&s);
+    free(s.lines);
+    if (!s.checked) {
+        snprintf(why, why_len, "the listing holds no function named %s (no SASS in the binary, "
+                 "or the kernel renamed)", name);
+        return BYTE_SIGN_NO_SASS;
+    }
+    if (s.wrong)
+        return BYTE_SIGN_WRONG;
+    snprintf(why, why_len, "%d sign-extended byte(s) in the compiled kernel, each tested for "
+             "its sign before use", s.signed_bytes);
+    return BYTE_SIGN_OK;
+}
