@@ -1,29 +1,18 @@
 #include "vecadd_kernels.h"
 
-/* Mutants (CMakeLists.txt: tutorial_mutant): each #ifdef TUT_MUTANT_... below breaks one line on
- * purpose, so that the chapter's tests can prove they catch that bug. Read the #else branch. */
-
 __global__ void vecadd_f64_kernel(const double *__restrict__ a, const double *__restrict__ b,
                                   double *__restrict__ c, size_t n)
 {
     /* Widen before multiplying: blockIdx.x * blockDim.x in 32-bit overflows past 2^32 threads. */
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-#ifdef TUT_MUTANT_VECADD_NO_GUARD /* mutant: the last block's extra threads run off the end */
-    c[i] = a[i] + b[i];
-#else
     if (i < n)
         c[i] = a[i] + b[i];
-#endif
 }
 
 __global__ void vecadd_f32_kernel(const float *__restrict__ a, const float *__restrict__ b,
                                   float *__restrict__ c, size_t n)
 {
-#ifdef TUT_MUTANT_VECADD_INT_INDEX /* mutant: an int index, negative from element 2^31 on */
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-#else
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-#endif
     if (i < n)
         c[i] = a[i] + b[i];
 }
@@ -33,13 +22,7 @@ __global__ void vecadd_f32_grid_stride_kernel(const float *__restrict__ a,
                                               float *__restrict__ c, size_t n)
 {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-#if defined(TUT_MUTANT_VECADD_SINGLE_PASS) /* mutant: no stride: one element per thread */
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i = n)
-#elif defined(TUT_MUTANT_VECADD_PAST_END) /* mutant: <= reads and writes element n */
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += stride)
-#else
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-#endif
         c[i] = a[i] + b[i];
 }
 
@@ -59,10 +42,6 @@ __global__ void vecadd_f32x4_kernel(const float *__restrict__ a, const float *__
     }
     /* The last n % 4 elements (0 to 3 of them): one thread each. */
     const size_t tail = 4 * n4 + thread;
-#ifdef TUT_MUTANT_VECADD_FLOAT4_TAIL /* mutant: the last element of a tail is never added */
-    if (tail + 1 < n)
-#else
     if (tail < n)
-#endif
         c[tail] = a[tail] + b[tail];
 }

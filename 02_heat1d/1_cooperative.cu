@@ -27,12 +27,7 @@ __global__ void heat_cooperative_kernel(double *a, double *b, size_t n, long lon
             const double right = i + 1 < n ? in[i + 1] : 0.0;
             out[i] = heat_update_gpu(left, in[i], right, k);
         }
-#ifdef TUT_MUTANT_HEAT_COOP_NO_GRID_SYNC
-        /* MUTANT heat_coop_no_grid_sync: no grid barrier; a block may read a neighbour's points
-         * before (or after) the neighbour has written this step's values. */
-#else
         grid.sync(); /* every thread, every step: the writes of step s are visible to step s+1 */
-#endif
     }
 }
 

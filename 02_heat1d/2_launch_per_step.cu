@@ -14,12 +14,7 @@ __global__ void heat_step_kernel(const double *__restrict__ in, double *__restri
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         const double left = i > 0 ? in[i - 1] : 0.0;
         const double right = i + 1 < n ? in[i + 1] : 0.0;
-#ifdef TUT_MUTANT_HEAT_STEP_SKIPS_WALL_POINT
-        /* MUTANT heat_step_skips_wall_point: the point at the left wall is never updated. */
-        if (i > 0) out[i] = heat_update_gpu(left, in[i], right, k);
-#else
         out[i] = heat_update_gpu(left, in[i], right, k);
-#endif
     }
 }
 

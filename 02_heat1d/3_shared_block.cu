@@ -24,12 +24,7 @@ __global__ void heat_shared_block_kernel(const double *__restrict__ in, double *
             const double right = i + 1 < n ? cur[i + 1] : 0.0;
             next[i] = heat_update_gpu(left, cur[i], right, k);
         }
-#ifdef TUT_MUTANT_HEAT_SHARED_NO_SYNC
-        /* MUTANT heat_shared_no_sync: no barrier; a thread may read its neighbours' points of
-         * the wrong step. */
-#else
         __syncthreads(); /* next is complete before anyone reads it as cur */
-#endif
         double *t = cur;
         cur = next;
         next = t;

@@ -47,12 +47,7 @@ heat_block_registers_kernel(const double *__restrict__ in, double *__restrict__ 
 #pragma unroll
         for (int j = 0; j < POINTS_PER_THREAD; ++j) {
             const double right = j + 1 < POINTS_PER_THREAD ? u[j + 1] : right_of_strip;
-#ifdef TUT_MUTANT_HEAT_REGISTERS_LAST_POINT
-            /* MUTANT heat_registers_last_point: the rod's last point is held at 0 like a wall. */
-            const double updated = first + j < n - 1 ? heat_update_gpu(left, u[j], right, k) : 0.0;
-#else
             const double updated = first + j < n ? heat_update_gpu(left, u[j], right, k) : 0.0;
-#endif
             left = u[j];
             u[j] = updated;
         }

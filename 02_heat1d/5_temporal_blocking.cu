@@ -39,11 +39,7 @@ __global__ void heat_temporal_kernel(const double *__restrict__ in, double *__re
             next[j] = g >= 0 && g < end ? heat_update_gpu(cur[j - 1], cur[j], cur[j + 1], k)
                                         : 0.0;
         }
-#ifdef TUT_MUTANT_HEAT_TEMPORAL_NO_SYNC
-        /* MUTANT heat_temporal_no_sync: no barrier between the steps in shared memory. */
-#else
         __syncthreads();
-#endif
         double *t = cur;
         cur = next;
         next = t;
@@ -81,13 +77,7 @@ double *heat_run_temporal(const heat_job *job)
     for (long long done = 0; done < job->steps; done += l->halo) {
         const long long left = job->steps - done;
         const int steps = (int)(left < l->halo ? left : l->halo);
-#ifdef TUT_MUTANT_HEAT_TEMPORAL_HALO_SHORT
-        /* MUTANT heat_temporal_halo_short: the band's halo is one point narrower than the steps
-         * a launch takes, so the tile's first and last points are computed from stale values. */
-        const int halo = l->halo - 1;
-#else
         const int halo = l->halo;
-#endif
         heat_temporal_kernel<<<(unsigned)l->blocks, l->threads, l->shared_bytes>>>(
             in, out, job->n, l->tile, halo, steps, job->k);
         LAUNCH_CHECK();

@@ -45,11 +45,7 @@ __global__ void cooperative_sessionize_kernel(const int64_t *__restrict__ user,
     for (int64_t i = first; i < n; i += stride) {
         if (!session_starts_at(user, ts, i, timeout))
             continue;
-#ifdef TUT_MUTANT_SESSIONIZE_WALK_DROPS_LAST /* mutant: the walk never reaches the last event */
-        for (int64_t j = i + 1; j < n - 1 && label[j] == NOT_YET_LABELLED; ++j)
-#else
         for (int64_t j = i + 1; j < n && label[j] == NOT_YET_LABELLED; ++j)
-#endif
             label[j] = i;
     }
 }

@@ -55,11 +55,7 @@ __device__ static int64_t sp_look_back(const unsigned long long *status, int64_t
         /* Tile 0 always publishes a prefix, so lanes before it are never the ones chosen. */
         const unsigned long long word =
             pred >= 0 ? *(const volatile unsigned long long *)&status[pred] : SP_PREFIX;
-#ifdef TUT_MUTANT_SESSIONIZE_SINGLE_AGGREGATE_FINAL /* mutant: "no start here" taken as 0 */
-        const int is_final = word != 0;
-#else
         const int is_final = (word & SP_PREFIX) || ((word & SP_AGGREGATE) && (word & SP_VALUE));
-#endif
         const unsigned final_lanes = __ballot_sync(SP_FULL_WARP, is_final);
         const unsigned waiting_lanes = __ballot_sync(SP_FULL_WARP, word == 0);
         if (final_lanes) {
@@ -92,11 +88,7 @@ __device__ static void load_pair(const int64_t *__restrict__ a, int64_t i, int64
 __device__ static void store_pair(int64_t *__restrict__ a, int64_t i, int64_t n, int64_t first,
                                   int64_t second)
 {
-#ifdef TUT_MUTANT_SESSIONIZE_SINGLE_ODD_TAIL /* mutant: the last pair stored whole, n odd too */
-    if (i + 1 <= n) {
-#else
     if (i + 1 < n) {
-#endif
         *(longlong2 *)(a + i) = make_longlong2(first, second);
     } else if (i < n) {
         a[i] = first;
@@ -137,13 +129,8 @@ single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *_
     const int64_t warp_first = tile_base + warp * SP_WARP_EVENTS;
     int64_t edge_u = 0, edge_t = 0;
     if (lane == 0 && warp_first > 0 && warp_first < n) {
-#ifdef TUT_MUTANT_SESSIONIZE_SINGLE_EDGE_TWO_BACK /* mutant: compared with the event 2 before */
-        edge_u = user[warp_first - 2];
-        edge_t = ts[warp_first - 2];
-#else
         edge_u = user[warp_first - 1];
         edge_t = ts[warp_first - 1];
-#endif
     }
 
     /* 2. Row by row: the start flags of the pair, then the latest start at or before each

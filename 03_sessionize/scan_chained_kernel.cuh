@@ -35,11 +35,7 @@ __device__ static void publish(unsigned long long *status, int64_t tile, unsigne
 __device__ static int64_t look_back(const unsigned long long *status, int64_t tile)
 {
     const int lane = threadIdx.x & 31;
-#ifdef TUT_MUTANT_SESSIONIZE_LOOKBACK_WRONG_TILE /* mutant: skips the tile just before */
-    int64_t nearest = tile - 2;
-#else
     int64_t nearest = tile - 1;
-#endif
     for (;;) {
         const int64_t pred = nearest - lane;
         /* Tile 0 always publishes a prefix, so lanes before it are never the ones chosen. */
@@ -88,13 +84,8 @@ chained_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__res
     /* Lane 0 of the first row is the only one whose predecessor is in no register of this warp. */
     int64_t edge_u = 0, edge_t = 0;
     if (lane == 0 && base > 0 && base < n) {
-#ifdef TUT_MUTANT_SESSIONIZE_WARP_EDGE_SELF /* mutant: a warp's first event compared to itself */
-        edge_u = user[base];
-        edge_t = ts[base];
-#else
         edge_u = user[base - 1];
         edge_t = ts[base - 1];
-#endif
     }
 
     /* The predecessor of each event comes from the lane before (shuffle), or for lane 0 from
@@ -118,13 +109,7 @@ chained_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__res
             prev_u = edge_u;
             prev_t = edge_t;
         }
-#ifdef TUT_MUTANT_SESSIONIZE_GAP_AT_TIMEOUT /* mutant: >= where the rule says > */
-        const int starts =
-            i == 0 || u[k] != prev_u ||
-            (t[k] > prev_t && (uint64_t)t[k] - (uint64_t)prev_t >= (uint64_t)timeout);
-#else
         const int starts = i == 0 || session_starts_after(prev_u, prev_t, u[k], t[k], timeout);
-#endif
         const int64_t start = (i < n && starts) ? i : 0;
         latest[k] = max64(warp_max_scan(start), running);
         running = __shfl_sync(FULL_WARP, latest[k], 31);
@@ -133,10 +118,7 @@ chained_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__res
     /* 2. The block: each warp's carry-in is the max over the warps before it. */
     if (lane == 31)
         warp_latest[warp] = running;
-#ifdef TUT_MUTANT_SESSIONIZE_NO_BLOCK_SYNC /* mutant: warp_latest may be read before written */
-#else
     __syncthreads();
-#endif
     int64_t before_warp = 0, tile_latest = 0;
     for (int w = 0; w < CHAINED_WARPS; ++w) {
         if (w < warp)

@@ -18,11 +18,7 @@ static __device__ __forceinline__ double2 sample_stream(unsigned long long seed,
                                                         mc_uniform uniform, float a, float width)
 {
     curandStatePhilox4_32_10_t state;
-#ifdef TUT_MUTANT_MC_SHARED_STREAM /* mutant: two threads share a subsequence (stream 1 = 0) */
-    curand_init(seed, s == 1 ? 0 : s, 0, &state);
-#else
     curand_init(seed, s, 0, &state); /* counter = (0, 0, s): cheap, unlike XORWOW */
-#endif
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     const unsigned calls = len / 4;
     for (unsigned k = 0; k < calls; ++k)

@@ -26,10 +26,7 @@ static __device__ __forceinline__ double2 mc_block_sum(double2 v)
     v = mc_warp_sum(v);
     if (lane == 0)
         warp_totals[warp] = v;
-#ifdef TUT_MUTANT_MC_BLOCK_SUM_NO_SYNC /* mutant: warp 0 may read totals not yet written */
-#else
     __syncthreads();
-#endif
     if (warp == 0) {
         const int warps = blockDim.x / 32;
         v = lane < warps ? warp_totals[lane] : make_double2(0.0, 0.0);

@@ -139,11 +139,7 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_r
                                                   mc_uniform uniform, mc_generator generator,
                                                   double2 *partials, double2 *stream_sums)
 {
-#ifdef TUT_MUTANT_MC_WRONG_WIDTH /* mutant: x = a + b u, the upper limit taken for the width */
-    const float a = (float)p.a, width = (float)p.b;
-#else
     const float a = (float)p.a, width = (float)(p.b - p.a);
-#endif
     /* x = offset + width u: the shifted conversion's u is 1 more, so its offset is 1 width less */
     const float offset = mc_sample_offset(uniform, a, width);
     const unsigned long long streams = mc_stream_count(p.samples);
@@ -151,11 +147,7 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_r
     double2 acc = make_double2(0.0, 0.0);
     for (unsigned long long s = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
          s < streams; s += stride) {
-#ifdef TUT_MUTANT_MC_DROPPED_SAMPLE /* mutant: the bound is n - 1: the last sample is never drawn */
-        const unsigned len = mc_stream_length(p.samples - 1, s);
-#else
         const unsigned len = mc_stream_length(p.samples, s);
-#endif
         const double2 part =
             generator == MC_GENERATOR_COUNTER
                 ? sample_stream_counter(keys, s, len, integrand, uniform, offset, width)

@@ -27,11 +27,7 @@ __global__ void reduce_values_kernel(const float *values, size_t n, double2 *par
 __global__ void reduce_partials_kernel(const double2 *partials, int count, double2 *out)
 {
     double2 acc = make_double2(0.0, 0.0);
-#ifdef TUT_MUTANT_MC_LOST_PARTIAL /* mutant: the last block's pair is never added */
-    for (int i = threadIdx.x; i < count - 1; i += blockDim.x) {
-#else
     for (int i = threadIdx.x; i < count; i += blockDim.x) {
-#endif
         acc.x += partials[i].x;
         acc.y += partials[i].y;
     }

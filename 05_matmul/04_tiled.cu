@@ -29,21 +29,13 @@ __global__ void tiled_kernel(int M, int N, int K, const float *A, size_t lda, co
         /* Consecutive tx read consecutive addresses of a row: coalesced. */
         a_tile[ty][tx] = (row < M && k0 + tx < K) ? A[(size_t)row * lda + k0 + tx] : 0.0f;
         b_tile[ty][tx] = (k0 + ty < K && col < N) ? B[(size_t)(k0 + ty) * ldb + col] : 0.0f;
-#ifdef TUT_MUTANT_MATMUL_TILED_NO_SYNC
-        /* MUTANT: no barrier here, threads read tiles that others are still writing */
-#else
         __syncthreads(); /* the tiles are complete */
-#endif
 #pragma unroll
         for (int k = 0; k < TILE; ++k)
             sum += a_tile[ty][k] * b_tile[k][tx];
         __syncthreads(); /* everyone is done reading before the next strip overwrites them */
     }
-#ifdef TUT_MUTANT_MATMUL_TILED_NO_BOUNDS
-    if (row < M) /* MUTANT: no column check: threads past column N - 1 store too */
-#else
     if (row < M && col < N)
-#endif
         C[(size_t)row * ldc + col] = sum;
 }
 

@@ -58,11 +58,7 @@ blocktile_2d_kernel(int M, int N, int K, const float *A, size_t lda, const float
             for (int m = 0; m < BT2_TM; ++m)
 #pragma unroll
                 for (int n = 0; n < BT2_TN; ++n)
-#ifdef TUT_MUTANT_MATMUL_BLOCKTILE_ACC_OFF_BY_ONE
-                    acc[m][(n + 1) % BT2_TN] += a_frag[m] * b_frag[n]; /* MUTANT: next column */
-#else
                     acc[m][n] += a_frag[m] * b_frag[n];
-#endif
         }
         __syncthreads();
     }

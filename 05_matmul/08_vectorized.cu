@@ -43,12 +43,7 @@ vectorized_kernel(int M, int N, int K, const float *A, size_t lda, const float *
     for (int k0 = 0; k0 < K; k0 += VEC_BK) {
         const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         const int ar = row0 + a_r, ak = k0 + a_c, bk = k0 + b_r, bc = col0 + b_c;
-#ifdef TUT_MUTANT_MATMUL_VECTORIZED_WRONG_LDA
-        /* MUTANT: A's row stride taken as K, right only when lda == K */
-        const float4 av = (ar < M && ak < K) ? *(const float4 *)&A[(size_t)ar * K + ak] : zero;
-#else
         const float4 av = (ar < M && ak < K) ? *(const float4 *)&A[(size_t)ar * lda + ak] : zero;
-#endif
         const float4 bv = (bk < K && bc < N) ? *(const float4 *)&B[(size_t)bk * ldb + bc] : zero;
         a_tile[a_c + 0][a_r] = av.x; /* transposed: four scalar stores */
         a_tile[a_c + 1][a_r] = av.y;

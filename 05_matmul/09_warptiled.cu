@@ -126,11 +126,7 @@ warptiled_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
         for (int n = 0; n < TN; ++n)
             acc[m][n] = 0.0f;
 
-#ifdef TUT_MUTANT_MATMUL_WARPTILED_LOST_TAIL
-    const int strips = K / BK; /* MUTANT: the last, partial strip of K is never multiplied */
-#else
     const int strips = (K + BK - 1) / BK;
-#endif
     strip_regs next = load_strip(A, lda, B, ldb, M, N, K, row0, col0, 0, map);
     store_strip(&next, a_tile[0], b_tile[0], map);
     __syncthreads();

@@ -113,11 +113,7 @@ static __device__ __forceinline__ int a_column(int m, int k)
 template <int BK>
 static __device__ __forceinline__ int fragment_column(int fragment_row, int k)
 {
-#ifdef TUT_MUTANT_MATMUL_PIPELINED_UNSWIZZLED_READS
-    return fragment_row; /* MUTANT: read as if the stores were not swizzled */
-#else
     return a_column<BK>(fragment_row, k);
-#endif
 }
 
 /* A thread copies the float4 at column a_c of row a_r of the A strip and of the rows
@@ -257,14 +253,8 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
         /* Stage `fill` held strip s - 1, read in the previous iteration, which ended in a
          * barrier: it is free. */
         if (s + STAGES - 1 < strips) {
-#ifdef TUT_MUTANT_MATMUL_PIPELINED_WRONG_STAGE
-            /* MUTANT: into the stage being read */
-            copy_b<BN, BK, THREADS, ASYNC>(b_tile[stage], B, ldb, N, K, col0,
-                                           (s + STAGES - 1) * BK, b_r, b_c);
-#else
             copy_b<BN, BK, THREADS, ASYNC>(b_tile[fill], B, ldb, N, K, col0,
                                            (s + STAGES - 1) * BK, b_r, b_c);
-#endif
         }
         commit_copies<ASYNC>();
 

@@ -138,11 +138,7 @@ static __device__ __forceinline__ void load_b_fragment(float b[2], const float *
 {
     const int g = lane / 4, t = lane % 4;
     b[0] = tile[t * B_ROW + g];
-#ifdef TUT_MUTANT_MATMUL_MMA_WRONG_FRAGMENT
-    b[1] = tile[(t + 2) * B_ROW + g]; /* MUTANT: the second value from row t + 2, not t + 4 */
-#else
     b[1] = tile[(t + 4) * B_ROW + g];
-#endif
 }
 
 /* c += a b on the tensor cores: A 16 x 8 and B 8 x 8 in TF32, C 16 x 8 in FP32. */
@@ -233,11 +229,7 @@ static __device__ __forceinline__ void multiply_strip_3x(float acc[TILES_M][TILE
 #pragma unroll
             for (int n = 0; n < TILES_N; ++n) {
                 float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#ifdef TUT_MUTANT_MATMUL_3XTF32_TWO_TERMS
-                /* MUTANT: without a_small b_big, the error of A's rounding to TF32 stays */
-#else
                 mma_tf32(part, a_small, b_big[n]);
-#endif
                 mma_tf32(part, a_big, b_small[n]);
                 mma_tf32(part, a_big, b_big[n]);
                 for (int i = 0; i < 4; ++i)
@@ -329,12 +321,7 @@ mma_tf32_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
         __syncthreads();
         const int next = s + MMA_STAGES - 1;
         if (next < strips) {
-#ifdef TUT_MUTANT_MATMUL_MMA_WRONG_STAGE
-            /* MUTANT: into the stage being read */
-            float *fill = stages + (s % MMA_STAGES) * (A_STAGE_FLOATS + B_STAGE_FLOATS);
-#else
             float *fill = stages + (next % MMA_STAGES) * (A_STAGE_FLOATS + B_STAGE_FLOATS);
-#endif
             copy_strip(fill, fill + A_STAGE_FLOATS, A, lda, B, ldb, M, N, K, row0, col0,
                        next * MMA_BK, tid);
         }

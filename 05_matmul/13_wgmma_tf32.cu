@@ -233,12 +233,7 @@ static __device__ __forceinline__ void store_tile(const float d[64], float *C, s
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             const int row = row0 + 8 * j + 2 * (lane % 4) + i % 2;
-#ifdef TUT_MUTANT_MATMUL_WGMMA_PLAIN_COLUMNS
-            /* MUTANT: row r stored as column r, not the column load_b_fragments gave it */
-            const int col = col0 + 16 * warp + lane / 4 + 8 * (i / 2);
-#else
             const int col = col0 + column_of_row(warp, lane / 4 + 8 * (i / 2));
-#endif
             if (row < M && col < N)
                 C[(size_t)row * ldc + col] = d[4 * j + i];
         }
@@ -298,11 +293,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         if (threadIdx.x == 0) {
             for (int s = 0; s < strips; ++s) {
                 const int slot = s % WGMMA_STAGES;
-#ifdef TUT_MUTANT_MATMUL_WGMMA_NO_FREE_WAIT
-                /* MUTANT: no wait: TMA refills a stage that warps may still be reading */
-#else
                 barrier_wait(&free_[slot], (s / WGMMA_STAGES + 1) % 2);
-#endif
                 unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
                 barrier_expect_bytes(&full[slot], WGMMA_STAGE_BYTES);
                 tma_load(stage, &a_map, s * WG_BK, row0, &full[slot]);
@@ -345,14 +336,8 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             } else {
                 const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
                 /* The small products first, into a fresh sum for this strip (as in mma_3xtf32). */
-#ifdef TUT_MUTANT_MATMUL_WGMMA_3XTF32_TWO_TERMS
-                /* MUTANT: without a_small b_big, the error of A's rounding to TF32 stays */
-                (void)a_small;
-                wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), j > 0);
-#else
                 wgmma_tf32(part, big[j], tile_descriptor(a_small + 32 * j), j > 0);
                 wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), 1);
-#endif
                 wgmma_tf32(part, big[j], tile_descriptor(stage + 32 * j), 1);
             }
         }
@@ -495,12 +480,7 @@ static void launch(const matmul_args *a)
     split_kernel<<<4 * tut_current_device()->sm_count, 256>>>(
         (const float4 *)a->A, (float4 *)split_a, (float4 *)a_small, count / 4);
     LAUNCH_CHECK();
-#ifdef TUT_MUTANT_MATMUL_WGMMA_TRUNCATED_A
-    /* MUTANT: A as it is, truncated to TF32 by the tensor core, not rounded */
-    const CUtensorMap a_map = tile_map(TERMS == 1 ? a->A : split_a, a->M, a->K, a->lda, BM, WG_BK);
-#else
     const CUtensorMap a_map = tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK);
-#endif
     const CUtensorMap a_small_map =
         TERMS == 3 ? tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK) : a_map; /* 1: not read */
     dim3 grid((a->N + WG_BN - 1) / WG_BN, (a->M + BM - 1) / BM);

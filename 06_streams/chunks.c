@@ -5,11 +5,7 @@
 chunk_range chunk_of(size_t n, size_t chunks, size_t index)
 {
     const size_t base = n / chunks;
-#ifdef TUT_MUTANT_STREAMS_DROPPED_TAIL /* mutant: the document's n // k drops n % k elements */
-    const size_t longer = 0;
-#else
     const size_t longer = n % chunks; /* the first `longer` chunks hold base + 1 */
-#endif
     chunk_range r;
     r.offset = index * base + (index < longer ? index : longer);
     r.count = base + (index < longer ? 1 : 0);

@@ -7,19 +7,12 @@
 #include "reference.h"
 #include "tutorial.h"
 
-/* Mutants (CMakeLists.txt: tutorial_mutant): each #ifdef TUT_MUTANT_... in this chapter breaks
- * one line on purpose, so that the tests can prove they catch that bug. Read the #else branch. */
-
 /* One thread per element. Unsigned arithmetic: wrapping is defined, as on the CPU. */
 __global__ void add_kernel(const int32_t *x, const int32_t *y, int32_t *out, size_t count)
 {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-#ifdef TUT_MUTANT_STREAMS_ADD_NO_GUARD /* mutant: the last block of a chunk runs past it */
-    out[i] = (int32_t)((uint32_t)x[i] + (uint32_t)y[i]);
-#else
     if (i < count)
         out[i] = (int32_t)((uint32_t)x[i] + (uint32_t)y[i]);
-#endif
 }
 
 /* The multiplier and increment arrive as arguments, not constants, so the compiler cannot fold
@@ -30,11 +23,7 @@ __global__ void add_mix_kernel(const int32_t *x, const int32_t *y, int32_t *out,
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count) {
         uint32_t v = (uint32_t)x[i] + (uint32_t)y[i];
-#ifdef TUT_MUTANT_STREAMS_MIX_EXTRA_ROUND /* mutant: one round of mixing too many */
-        for (unsigned w = 0; w <= work; ++w)
-#else
         for (unsigned w = 0; w < work; ++w)
-#endif
             v = v * mul + add;
         out[i] = (int32_t)v;
     }

@@ -29,13 +29,8 @@ void issue_depth_first(const pipeline *p)
                             p->work, s);
         pipeline_mark(p, c, MARK_KERNEL_END, s);
         pipeline_mark(p, c, MARK_D2H_BEGIN, s);
-#ifdef TUT_MUTANT_STREAMS_COUNT_NOT_BYTES /* mutant: elements where bytes are due */
-        CUDA_CHECK(cudaMemcpyAsync(p->h_out + r.offset, p->d_out + r.offset, r.count,
-                                   cudaMemcpyDeviceToHost, s));
-#else
         CUDA_CHECK(cudaMemcpyAsync(p->h_out + r.offset, p->d_out + r.offset, bytes,
                                    cudaMemcpyDeviceToHost, s));
-#endif
         pipeline_mark(p, c, MARK_D2H_END, s);
     }
 }

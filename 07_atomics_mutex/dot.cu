@@ -159,11 +159,7 @@ dot_fast_2pass_kernel(const float *a, const float *b, size_t n, float *partial,
     if (is_last) {
         __threadfence(); /* and seen by the last block after it learns it is last */
         double t = 0.0;
-#ifdef TUT_MUTANT_ATOMICS_DOT_LAST_PARTIAL_LOST
-        for (int k = threadIdx.x; k < (int)gridDim.x - 1; k += FAST_THREADS) /* MUTANT */
-#else
         for (int k = threadIdx.x; k < (int)gridDim.x; k += FAST_THREADS)
-#endif
             t += (double)((volatile float *)partial)[k];
         for (int offset = 16; offset > 0; offset /= 2)
             t += __shfl_down_sync(0xFFFFFFFFu, t, offset);

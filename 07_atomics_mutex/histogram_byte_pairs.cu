@@ -98,11 +98,7 @@ __device__ __forceinline__ void byte_pairs_body(const unsigned char *text, size_
     for (int c = threadIdx.x; c < TEXT_BINS; c += THREADS) {
         unsigned int total = 0;
         for (int j = 0; j < SIDE; ++j) {
-#ifdef TUT_MUTANT_ATOMICS_PAIRS_DECODE_OFF_BY_ONE
-            const int first = c * TEXT_BINS + j; /* MUTANT: rows of 128 counters, not 129 */
-#else
             const int first = c * SIDE + j; /* the pair (c, j) */
-#endif
             total += pair_count(table, first, narrow) + pair_count(table, j * SIDE + c, narrow);
         }
         if (total != 0)

@@ -21,18 +21,10 @@ __global__ void histogram_shared_kernel(const unsigned char *text, size_t n,
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         unsigned char c = text[i];
         if (c < TEXT_BINS) {
-#ifdef TUT_MUTANT_ATOMICS_SHARED_PLAIN_ADD
-            block_bins[c] += 1; /* MUTANT: a plain add; colliding threads lose counts */
-#else
             atomicAdd(&block_bins[c], 1u);
-#endif
         }
     }
-#ifdef TUT_MUTANT_ATOMICS_SHARED_NO_SYNC
-    /* MUTANT: no barrier: a warp reads the block's totals while others still count */
-#else
     __syncthreads(); /* every thread has counted before the block's totals are read */
-#endif
 
     for (int b = threadIdx.x; b < TEXT_BINS; b += blockDim.x)
         if (block_bins[b] != 0) /* skipping zeros saves global atomics on rare bins */

@@ -24,18 +24,12 @@ __device__ __forceinline__ void mutex_lock(int *mutex)
     while (atomicCAS(mutex, 0, 1) != 0) {
         /* spin; a short sleep would ease the pressure on L2 (__nanosleep, sm_70+) */
     }
-#ifdef TUT_MUTANT_ATOMICS_MUTEX_NO_FENCE
-    /* MUTANT: no acquire fence (and no release fence below) */
-#else
     __threadfence(); /* acquire: nothing inside is read before we own the lock */
-#endif
 }
 
 __device__ __forceinline__ void mutex_unlock(int *mutex)
 {
-#ifndef TUT_MUTANT_ATOMICS_MUTEX_NO_FENCE /* (the mutant: see mutex_lock) */
     __threadfence(); /* release: everything written inside is visible before the lock is free */
-#endif
     atomicExch(mutex, 0);
 }
 

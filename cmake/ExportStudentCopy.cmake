@@ -8,7 +8,8 @@
 # repository. For every chapter, the solution namesake of each file of <chapter>/exercise/
 # (<chapter>/<file>) is removed, and so are the predictions' answers (<chapter>/tests/answers/)
 # and the corpus of wrong submissions the graders are tested on (<chapter>/tests/mistakes/, each
-# one a solution with one bug); the graders (<chapter>/tests/) stay. Build folders (build*), .git,
+# one a solution with one bug), and the declared mutants (<chapter>/tests/mutants/: patches whose
+# context lines are the solutions'); the graders (<chapter>/tests/) stay. Build folders (build*), .git,
 # .device and whatever git ignores in a checkout are left out. A file .student-copy at the top marks the copy: it always builds in
 # exercise mode (cmake/Tutorial.cmake), and the mutant checks, which need the solutions'
 # deliberate bugs, are not declared there.
@@ -96,7 +97,8 @@ set(removed 0)
 set(kept 0)
 file(GLOB chapters RELATIVE ${DEST} ${DEST}/[0-9][0-9]_*)
 foreach(chapter IN LISTS chapters)
-  file(REMOVE_RECURSE ${DEST}/${chapter}/tests/answers ${DEST}/${chapter}/tests/mistakes)
+  file(REMOVE_RECURSE ${DEST}/${chapter}/tests/answers ${DEST}/${chapter}/tests/mistakes
+                     ${DEST}/${chapter}/tests/mutants)
   if(NOT IS_DIRECTORY ${DEST}/${chapter}/exercise)
     continue()
   endif()

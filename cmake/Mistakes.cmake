@@ -20,8 +20,7 @@
 #   +++ b/vecadd_kernels.cu
 #   @@ -35,7 +35,7 @@ ...
 #
-# (`git diff --no-index`, or `diff -u` with the prefixes edited, writes one). The solutions keep
-# their mutant blocks (#ifdef TUT_MUTANT_...): a patch edits the #else branch, the code that runs.
+# (`git diff --no-index`, or `diff -u` with the prefixes edited, writes one).
 #
 # ---- What uses it --------------------------------------------------------------------------
 # - Every chapter folder with a corpus gets the CPU test <chapter>.mistakes.corpus (labels cpu,

@@ -216,10 +216,18 @@ function(tutorial_finish_tour)
   if(programs)
     add_dependencies(tour ${programs})
   endif()
-  # The declared mutants, one "chapter|name|description" a line, for cmake/run_mutants.sh.
+  # The declared mutants, one "chapter|name|label|description" a line, for cmake/run_mutants.sh.
   get_property(mutants GLOBAL PROPERTY TUTORIAL_MUTANTS)
   list(JOIN mutants "\n" mutant_lines)
   file(WRITE ${CMAKE_BINARY_DIR}/mutants.txt "${mutant_lines}\n")
+  # No source holds a mutant (TUT_MUTANT_, the old #ifdef way), and every patch is declared.
+  if(NOT EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
+    add_test(NAME mutants.sources_clean
+             COMMAND ${CMAKE_COMMAND} -DCLEAN=${PROJECT_SOURCE_DIR}
+                     -DMUTANTS=${CMAKE_BINARY_DIR}/mutants.txt "-DCHAPTERS=${TUTORIAL_CHAPTERS}"
+                     -P ${TUTORIAL_CMAKE_DIR}/CheckMutantPatch.cmake)
+    set_tests_properties(mutants.sources_clean PROPERTIES LABELS "cpu;mutant;classroom")
+  endif()
   set(TUTORIAL_MUTANT_ARCHS "native" CACHE STRING "Architectures of the mutant builds")
   add_custom_target(mutants
     COMMAND bash ${TUTORIAL_CMAKE_DIR}/run_mutants.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}
@@ -228,22 +236,23 @@ function(tutorial_finish_tour)
     COMMENT "Mutants: each deliberately broken kernel must fail one of its chapter's tests")
 endfunction()
 
-# Mutants: deliberately broken versions of a chapter's kernels, selected at compile time, that the
-# chapter's tests must catch (the suite's measure of its own tests).
+# Mutants: deliberately broken versions of a chapter's kernels that the chapter's tests must
+# catch (the suite's measure of its own tests). Each is a patch, out of the sources a reader opens:
 #
 #   tutorial_mutant(NAME vecadd_lost_tail KERNEL vecadd_f32 TESTS "^01_vecadd\\.n[0-9]+$" ...
 #                   DESCRIPTION "the last element is never added")
 #
-# declares TUT_MUTANT_VECADD_LOST_TAIL, which the chapter's source tests with #ifdef. A build
-# configured with -DTUTORIAL_MUTANT=vecadd_lost_tail compiles every target with that macro;
-# `cmake --workflow --preset mutants` builds each declared mutant and runs the tests of the kernel
-# it breaks (cmake/run_mutants.sh): those labelled kernel.<KERNEL>. TESTS: regular expressions of
-# the chapter's test names that run that kernel; every test of the folder that matches one gets
-# the label (at the end of the folder's CMakeLists.txt, so tests declared later count too; the
-# mutants of one kernel share its label and add their own tests to it). A CPU test checks that
-# each declared macro appears in the chapter's sources, so that a misspelt mutant cannot survive
-# by changing nothing, and that at least one test carries the mutant's label, so that its run
-# cannot select no test.
+# declares <chapter>/tests/mutants/vecadd_lost_tail.patch, a unified diff of the chapter's sources
+# (paths relative to the chapter folder, a/ and b/ prefixes; tools/mutant_patches.py makes and
+# refreshes them). `cmake --workflow --preset mutants` (cmake/run_mutants.sh) builds each declared
+# mutant from a copy of the tree with its patch applied and runs the tests of the kernel it
+# breaks: those labelled kernel.<KERNEL>. TESTS: regular expressions of the chapter's test names
+# that run that kernel; every test of the folder that matches one gets the label (at the end of
+# the folder's CMakeLists.txt, so tests declared later count too; the mutants of one kernel share
+# its label and add their own tests to it). A CPU test, <chapter>.mutant_declared.<name>, checks
+# that the patch applies cleanly to the current sources and changes a line of code, so that a
+# stale patch fails CI rather than the GPU run, and that at least one test carries the mutant's
+# label, so that its run cannot select no test.
 function(tutorial_mutant)
   cmake_parse_arguments(M "" "NAME;KERNEL;DESCRIPTION" "TESTS" ${ARGN})
   if(EXISTS ${PROJECT_SOURCE_DIR}/.student-copy)
@@ -254,7 +263,6 @@ function(tutorial_mutant)
                         "(the tests of the kernel it breaks)")
   endif()
   _tutorial_chapter(chapter)
-  string(TOUPPER "TUT_MUTANT_${M_NAME}" macro)
   set_property(GLOBAL APPEND PROPERTY TUTORIAL_MUTANTS
                "${chapter}|${M_NAME}|kernel.${M_KERNEL}|${M_DESCRIPTION}")
   set_property(DIRECTORY APPEND PROPERTY _TUTORIAL_KERNEL_LABELS "kernel.${M_KERNEL}")
@@ -265,11 +273,14 @@ function(tutorial_mutant)
     cmake_language(DEFER CALL _tutorial_kernel_labels)
   endif()
   add_test(NAME ${chapter}.mutant_declared.${M_NAME}
-           COMMAND ${CMAKE_COMMAND} -DMACRO=${macro} -DDIR=${CMAKE_CURRENT_SOURCE_DIR}
+           COMMAND ${CMAKE_COMMAND} -DPATCH=${PROJECT_SOURCE_DIR}/${chapter}/tests/mutants/${M_NAME}.patch
+                   -DDIR=${PROJECT_SOURCE_DIR}/${chapter}
+                   -DWORK=${CMAKE_BINARY_DIR}/mutant-patch-check/${M_NAME}
                    -DLABEL=kernel.${M_KERNEL} -DBUILD_DIR=${CMAKE_BINARY_DIR}
                    "-DCTEST=${CMAKE_CTEST_COMMAND}"
-                   -P ${TUTORIAL_CMAKE_DIR}/CheckMutantUsed.cmake)
-  set_tests_properties(${chapter}.mutant_declared.${M_NAME} PROPERTIES LABELS "${chapter};cpu;mutant")
+                   -P ${TUTORIAL_CMAKE_DIR}/CheckMutantPatch.cmake)
+  set_tests_properties(${chapter}.mutant_declared.${M_NAME} PROPERTIES
+                       LABELS "${chapter};cpu;mutant;classroom")
 endfunction()
 
 # At the end of a folder with mutants: each test whose name matches a kernel's TESTS gets the

@@ -2,12 +2,15 @@
 # run_mutants.sh <source dir> <build dir holding mutants.txt> [archs] ["mutants or chapters"]
 #
 # Builds each declared mutant (tutorial_mutant in a chapter's CMakeLists.txt) in a build of its
-# chapter alone, with the macro that breaks one kernel, then runs the tests of that kernel (the
-# label kernel.<KERNEL> its declaration gives to the tests named in its TESTS), stopping at the
-# first that fails. A mutant that no test catches is a missing test: the run exits 1; so does a
+# chapter alone, from a copy of the source tree with the mutant's patch applied
+# (<chapter>/tests/mutants/<name>.patch, which breaks one kernel; the sources themselves stay
+# clean), then runs the tests of that kernel (the label kernel.<KERNEL> its declaration gives to
+# the tests named in its TESTS), stopping at the first that fails. A mutant that no test catches is a missing test: the run exits 1; so does a
 # mutant whose label selects no test, or whose build fails. Report: <build dir>/mutants.csv
 # (chapter, mutant, label, the test that caught it, seconds of its tests).
-# Each build configures its chapter, asks ctest which programs the label's tests run and builds
+# A patch that does not apply fails its build (the CPU test <chapter>.mutant_declared.<name> says
+# so first). Each copy, <build dir>/mutant-builds/<name>-src, leaves out the tree's hidden and
+# build* folders. Each build configures its chapter, asks ctest which programs the label's tests run and builds
 # those alone (with Ninja; the whole chapter otherwise). Builds run in parallel (two compile jobs
 # each); each mutant's tests start when its build ends, at most MUTANT_TEST_JOBS (default 4)
 # mutants' tests at once on the GPU. MUTANT_TEST_TIMEOUT (default 240): the limit, in seconds, of
@@ -36,6 +39,22 @@ for line in "${lines[@]}"; do
 done
 echo "Mutants: ${#names[@]}; each built with only its chapter, architectures: $archs"
 
+# copy_patched <name> <chapter> <dir>: the source tree, its hidden and build* folders and this
+# run's own folder left out, with the mutant's patch applied to <dir>/<chapter>.
+copy_patched() {
+    local name=$1 chapter=$2 dir=$3 patch="$src/$2/tests/mutants/$1.patch"
+    [[ -f $patch ]] || { echo "no patch $patch"; return 1; }
+    rm -rf "$dir" && mkdir -p "$dir" || return 1
+    tar -C "$src" --exclude='./.*' --exclude='./build*' --exclude="./${work#"$src"/}" -cf - . |
+        tar -C "$dir" -xf - || return 1
+    if command -v git >/dev/null 2>&1; then
+        (cd "$dir/$chapter" && env -u GIT_DIR -u GIT_WORK_TREE GIT_CEILING_DIRECTORIES="$dir" \
+            git apply -p1 --whitespace=nowarn "$patch")
+    else
+        patch -d "$dir/$chapter" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch -r - -i "$patch"
+    fi || { echo "$patch does not apply (tools/mutant_patches.py refresh $name)"; return 1; }
+    echo "applied $patch"
+}
 build_one() { # name
     local name=$1 chapter label b targets
     chapter=$(sed -n 1p "$work/$name.info")
@@ -43,8 +62,9 @@ build_one() { # name
     b=$work/$name
     rm -f "$work/$name.built"
     {
-        cmake -S "$src" -B "$b" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-            -DTUTORIAL_MUTANT="$name" -DTUTORIAL_CHAPTERS="$chapter" \
+        copy_patched "$name" "$chapter" "$work/$name-src" || exit 1
+        cmake -S "$work/$name-src" -B "$b" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+            -DTUTORIAL_CHAPTERS="$chapter" \
             -DCMAKE_CUDA_ARCHITECTURES="$archs" \
             -DTUTORIAL_TEST_TIMEOUT_CAP="${MUTANT_TEST_TIMEOUT:-240}" || exit 1
         targets=()
@@ -90,7 +110,7 @@ test_one() { # name: runs the tests of the mutant's kernel until one fails
     echo $(($(date +%s) - start)) >"$work/$name.seconds"
     exec {fd}>&-
 }
-export -f build_one test_one
+export -f copy_patched build_one test_one
 export src work archs
 export test_jobs=${MUTANT_TEST_JOBS:-4}
 export generator_str="${generator[*]}"

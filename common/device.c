@@ -221,23 +221,46 @@ static const tut_device_info *emulated_profile(void)
     return profile;
 }
 
+void tut_no_gpu_reason(int error, const char *error_name, const char *error_text, int driver,
+                       int runtime, char *why, size_t why_len)
+{
+    if (error == cudaErrorInsufficientDriver && driver > 0 && driver < runtime) {
+        snprintf(why, why_len,
+                 "the driver (CUDA %d.%d) is older than this toolkit's runtime (CUDA %d.%d): "
+                 "update the driver (cudaGetDeviceCount: %s: %s)",
+                 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10,
+                 error_name, error_text);
+    } else if (error != 0) {
+        snprintf(why, why_len, "no CUDA GPU or driver found (cudaGetDeviceCount: %s: %s)",
+                 error_name, error_text);
+    } else {
+        snprintf(why, why_len, "no CUDA GPU or driver found (cudaGetDeviceCount: no devices)");
+    }
+}
+
+int tut_device_count(char *why, size_t why_len)
+{
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count > 0)
+        return count;
+    /* No driver at all reads "CUDA driver version is insufficient for CUDA runtime version",
+     * the same error as a driver too old: cudaDriverGetVersion (0 when none is installed) tells
+     * the two apart. */
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    tut_no_gpu_reason(err, cudaGetErrorName(err), cudaGetErrorString(err), driver, runtime, why,
+                      why_len);
+    cudaGetLastError(); /* clear it, so later calls do not see it */
+    return 0;
+}
+
 int tut_find_device(unsigned needs, tut_device_info *info, char *why, size_t why_len)
 {
     const tut_device_info *profile = emulated_profile();
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        /* No driver ("CUDA driver version is insufficient for CUDA runtime version"), no
-         * device ("no CUDA-capable device is detected"), ...: each means "no GPU here". */
-        snprintf(why, why_len, "no usable CUDA GPU: cudaGetDeviceCount: %s (%s)",
-                 cudaGetErrorString(err), cudaGetErrorName(err));
-        cudaGetLastError(); /* clear it, so later calls do not see it */
+    if (tut_device_count(why, why_len) == 0)
         return 0;
-    }
-    if (count == 0) {
-        snprintf(why, why_len, "no usable CUDA GPU: no devices found");
-        return 0;
-    }
 
     /* Device 0, unless the user picks one with CUDA_VISIBLE_DEVICES. */
     const int dev = 0;

@@ -5,7 +5,8 @@
  *
  * prints "GPU 0: NVIDIA H200, 132 SMs, 139.8 GiB, compute capability 9.0" and makes the device
  * current. With no usable GPU it prints the reason and exits with 77, which ctest and the tour
- * count as "skipped": no driver, no device, a GPU older than the oldest this build supports, a
+ * count as "skipped": no device or no driver ("no CUDA GPU or driver found", then the runtime's
+ * words), a driver older than the toolkit, a GPU older than the oldest this build supports, a
  * GPU this build holds no code for (with the rebuild command), a missing feature.
  *
  * Every launch configuration in the suite is derived from the limits in tut_device_info (through
@@ -66,6 +67,18 @@ typedef struct {
  * otherwise 0 with the reason in why[]. Applies TUT_EMULATE_GPU. Prints nothing; exits (2) only
  * when TUT_EMULATE_GPU names no known profile. The probe and the tests use it. */
 int tut_find_device(unsigned needs, tut_device_info *info, char *why, size_t why_len);
+
+/* The number of CUDA devices, or 0 with the reason in why[]: "no CUDA GPU or driver found
+ * (cudaGetDeviceCount: <error name>: <its text>)", or "the driver (CUDA 12.2) is older than this
+ * toolkit's runtime (CUDA 13.0): update the driver (...)" when a driver is installed but the
+ * runtime refuses it as too old. Prints nothing. */
+int tut_device_count(char *why, size_t why_len);
+
+/* The reason tut_device_count gives, from what the runtime said: error is cudaGetDeviceCount's
+ * cudaError_t (0 when it found no device), driver and runtime are cudaDriverGetVersion's (0 when
+ * no driver is installed) and cudaRuntimeGetVersion's. Pure: the CPU tests call it. */
+void tut_no_gpu_reason(int error, const char *error_name, const char *error_text, int driver,
+                       int runtime, char *why, size_t why_len);
 
 /* Finds and selects a device, prints one line about it, returns its id; exits 77 if none. */
 int tut_select_device(unsigned needs);

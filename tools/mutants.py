@@ -6,7 +6,7 @@ Every code exercise (tutorial_exercise with SOURCES in a chapter's CMakeLists.tx
 universalmutator (pinned: UM_VERSION below), one rule on one line at a time, on the lines a student
 writes: the lines of the solution <chapter>/<file> that differ from the skeleton
 <chapter>/exercise/<file> (where two exercises share a file, the chunks under that exercise's
-"TODO (exNN.k)"), outside comments, preprocessor lines and the #ifdef TUT_MUTANT_ branches. A
+"TODO (exNN.k)"), outside comments and preprocessor lines. A
 mutant equal to the solution once comments and whitespace are removed is dropped. Each mutant's
 id is <exercise>_g<10 hex digits>: a hash of the file, the line's text before and after, and which
 occurrence of that text it is, so an edit elsewhere in the file keeps the ids.
@@ -122,23 +122,6 @@ def student_lines(exercise, chapter, source, shared):
         return []
     skel = open(skel_path).read().split("\n")
     code = code_only("\n".join(sol)).split("\n")
-    # Lines inside a mutant branch (#ifdef/#if defined/#elif defined TUT_MUTANT_ ... #else/#endif).
-    in_mutant, depth_stack, mutant_line = False, [], set()
-    for k, line in enumerate(code):
-        s = line.strip()
-        if re.match(r"#\s*if", s):
-            depth_stack.append("TUT_MUTANT_" in s)
-            in_mutant = depth_stack[-1] or in_mutant
-        elif re.match(r"#\s*elif", s) and depth_stack:
-            depth_stack[-1] = depth_stack[-1] or "TUT_MUTANT_" in s
-            in_mutant = any(depth_stack) and "TUT_MUTANT_" in s
-        elif re.match(r"#\s*else", s) and depth_stack:
-            in_mutant = False if depth_stack[-1] else in_mutant
-        elif re.match(r"#\s*endif", s) and depth_stack:
-            depth_stack.pop()
-            in_mutant = False
-        elif in_mutant:
-            mutant_line.add(k)
     chosen = []
     matcher = difflib.SequenceMatcher(None, skel, sol, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -152,7 +135,7 @@ def student_lines(exercise, chapter, source, shared):
                 continue
         for k in range(j1, j2):
             s = code[k].strip()
-            if not s or s.startswith("#") or k in mutant_line:
+            if not s or s.startswith("#"):
                 continue
             chosen.append(k + 1)
     return chosen

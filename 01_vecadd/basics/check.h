@@ -39,16 +39,27 @@ static const char *cannot_run_here(cudaError_t err)
         }                                                                                 \
     } while (0)
 
-/* A machine without a CUDA GPU (or without a driver) skips: SKIPPED and exit 77 (ctest's skip). */
+/* A machine without a CUDA GPU, or without the driver, skips: SKIPPED and exit 77 (ctest's skip).
+ * Without a driver the runtime says "CUDA driver version is insufficient", as it does for a
+ * driver too old; cudaDriverGetVersion tells the two apart (it gives 0 when none is installed). */
 static void skip_without_gpu(void)
 {
-    int devices = 0;
+    int devices = 0, driver = 0, runtime = 0;
     const cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU (%s)\n", err != cudaSuccess ? cudaGetErrorString(err)
-                                                                 : "no devices found");
-        exit(77);
-    }
+    if (err == cudaSuccess && devices > 0)
+        return;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    if (err == cudaErrorInsufficientDriver && driver > 0 && driver < runtime)
+        printf("SKIPPED: the driver (CUDA %d.%d) is older than this toolkit's runtime (CUDA %d.%d): "
+               "update the driver\n", driver / 1000, driver % 1000 / 10, runtime / 1000,
+               runtime % 1000 / 10);
+    else if (err != cudaSuccess)
+        printf("SKIPPED: no CUDA GPU or driver found (cudaGetDeviceCount: %s: %s)\n",
+               cudaGetErrorName(err), cudaGetErrorString(err));
+    else
+        printf("SKIPPED: no CUDA GPU or driver found (cudaGetDeviceCount: no devices)\n");
+    exit(77);
 }
 
 #endif

@@ -49,11 +49,20 @@ __global__ void square_kernel(const float *x, float *y, int n)
 
 int main(void)
 {
-    int devices = 0;
+    /* No GPU, or no driver: say so and skip (exit 77). A driver too old for this toolkit gets
+     * the same error; cudaDriverGetVersion tells it apart (it gives 0 when none is installed). */
+    int devices = 0, driver = 0, runtime = 0;
     const cudaError_t err = cudaGetDeviceCount(&devices);
     if (err != cudaSuccess || devices == 0) {
-        printf("SKIPPED: no CUDA GPU (%s)\n", err != cudaSuccess ? cudaGetErrorString(err)
-                                                                 : "no devices found");
+        cudaDriverGetVersion(&driver);
+        cudaRuntimeGetVersion(&runtime);
+        if (err == cudaErrorInsufficientDriver && driver > 0 && driver < runtime)
+            printf("SKIPPED: the driver (CUDA %d.%d) is older than this toolkit's runtime "
+                   "(CUDA %d.%d): update the driver\n", driver / 1000, driver % 1000 / 10,
+                   runtime / 1000, runtime % 1000 / 10);
+        else
+            printf("SKIPPED: no CUDA GPU or driver found (cudaGetDeviceCount: %s: %s)\n",
+                   cudaGetErrorName(err), cudaGetErrorString(err));
         return 77;
     }
     const int n = 1000; /* not a multiple of the block size, on purpose */

@@ -25,12 +25,7 @@
  * hold partial sums; a lane whose source is past lane 31 gets its own value back.) */
 __device__ int warp_sum(int v)
 {
-#ifdef TUT_MUTANT_WARP_SUM_HALF_WARP
-    /* MUTANT warp_sum_half_warp: the offsets start at 8, so lane 0 sums lanes 0 .. 15 only */
-    for (int offset = warpSize / 4; offset > 0; offset /= 2)
-#else
     for (int offset = warpSize / 2; offset > 0; offset /= 2)
-#endif
         v += __shfl_down_sync(FULL_MASK, v, offset);
     return v;
 }

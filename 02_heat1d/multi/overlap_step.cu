@@ -28,14 +28,8 @@ void heat_overlap_step(heat_rod *r, long long s)
         const double *edges = me->buf[out];
         if (p > 0) { /* my first point to the right halo of the part on my left */
             const heat_part *left = &r->part[p - 1];
-#ifdef TUT_MUTANT_HEAT_HALO_OFF_BY_ONE
-            /* MUTANT heat_halo_off_by_one: the point next to the edge is sent left. */
-            CUDA_CHECK(cudaMemcpyPeerAsync(left->buf[out] + left->count + 1, left->device,
-                                           edges + 2, me->device, sizeof(double), me->comm));
-#else
             CUDA_CHECK(cudaMemcpyPeerAsync(left->buf[out] + left->count + 1, left->device,
                                            edges + 1, me->device, sizeof(double), me->comm));
-#endif
         }
         if (p + 1 < r->parts) { /* my last point to the left halo of the part on my right */
             const heat_part *right = &r->part[p + 1];

@@ -223,11 +223,7 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
         /* Stage `fill` held strip s - 1, read in the previous iteration, which ended in a
          * barrier: it is free. */
         if (s + PL_STAGES - 1 < strips) {
-#ifdef TUT_MUTANT_MATMUL_PIPELINED_WRONG_STAGE
-            PL_COPY_B(stage, (s + PL_STAGES - 1) * PL_BK); /* MUTANT: into the stage being read */
-#else
             PL_COPY_B(fill, (s + PL_STAGES - 1) * PL_BK);
-#endif
         }
         pl_commit<ASYNC>();
 

@@ -81,11 +81,7 @@ WT_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
             *(float4 *)&b_tile[buf][b_r + l * WT_B_ROW_STEP][b_c] = b_next[l];                 \
     } while (0)
 
-#ifdef TUT_MUTANT_MATMUL_WARPTILED_LOST_TAIL
-    const int strips = K / WT_BK; /* MUTANT: the last, partial strip of K is never multiplied */
-#else
     const int strips = (K + WT_BK - 1) / WT_BK;
-#endif
     WT_LOAD_STRIP(0);
     WT_STORE_STRIP(0);
     __syncthreads();

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "device.h"
 
 size_t tut_multi_split_count(size_t n, int parts, int part)
 {
@@ -220,14 +221,7 @@ int tut_multi_launch_from_env(tut_multi_launch *out, char *why, size_t why_len)
 
 int tut_multi_device_count(char *why, size_t why_len)
 {
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count < 1) {
-        snprintf(why, why_len, "no usable GPU (%s)",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "no device");
-        (void)cudaGetLastError(); /* leave no error behind for later calls */
-        return 0;
-    }
+    const int count = tut_device_count(why, why_len); /* 0 with the reason: no GPU or driver */
     return count > TUT_MULTI_MAX_GPUS ? TUT_MULTI_MAX_GPUS : count;
 }
 

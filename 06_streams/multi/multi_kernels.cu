@@ -98,16 +98,9 @@ __global__ void dot_kernel(const float *x, const float *y, const double *partial
 {
     __shared__ double sums[THREADS];
     double sum = 0.0;
-#ifdef TUT_MUTANT_MULTI_DOT_NO_STRIDE
-    /* MUTANT multi_dot_no_stride: the grid-stride loop never strides (one element a thread) */
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        sum += partials_in ? partials_in[i] : (double)x[i] * y[i];
-#else
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
         sum += partials_in ? partials_in[i] : (double)x[i] * y[i];
-#endif
     sums[threadIdx.x] = sum;
     __syncthreads();
     for (int half = THREADS / 2; half > 0; half /= 2) {

@@ -131,12 +131,7 @@ void ring_allreduce(ring_allreduce_plan *p, float *const *send, float *const *re
                 if (n > 0)
                     CUDA_CHECK(cudaMemcpyPeerAsync(dst, r, src, prev, n * sizeof(float), lane));
                 if (reduce) {
-#ifdef TUT_MUTANT_RING_ADDS_HALF_PIECE
-                    /* MUTANT ring_adds_half_piece: only the first half of the piece is added */
-                    multi_add(send[r] + at, dst, recv[r] + at, n / 2, lane);
-#else
                     multi_add(send[r] + at, dst, recv[r] + at, n, lane);
-#endif
                 }
                 CUDA_CHECK(cudaEventRecord(*ready_event(p, r, t, k), lane));
             }

@@ -1,6 +1,7 @@
-/* docs_check: every measured number the docs quote must be in a committed CSV.
+/* docs_check: every measured number the docs quote must be in a committed CSV, and every lesson
+ * page within its budget.
  *
- *   docs_check README.md docs/*.md
+ *   docs_check [--budget | --no-budget] README.md docs/*.md
  *
  * A measured number is written as a Markdown link to the CSV that holds it, with the row and the
  * column in the link's title:
@@ -18,11 +19,17 @@
  *  - labels: no internal label in any file given: "seed 001", "(000", "001)", "the 001
  *    document", a 16-hex-digit file hash, "the lead", "issue 22", or "session" naming a run of
  *    the authors ("this session's", "an earlier session", ...; a user's session is not one);
- *  - lesson pages (00_basics.md, 0N_<chapter>.md, 05_matmul_2.md, ...: a file named
- *    NN_<name>.md that is not an _appendix or _exercises page): at most 2,500 words outside ```
- *    fences (a word: a run of non-blank characters holding a letter or digit; a link counts its
- *    text, not its address); `# title`, then `**Assumes:**`, then `**Sources:**` beginning the
- *    first three paragraphs; the last non-empty line exactly
+ *  - the budget of a lesson page (00_basics.md, 0N_<chapter>.md, 05_matmul_2.md, ...: a file
+ *    named NN_<name>.md that is not an _appendix or _exercises page): at most 1,800 words and at
+ *    most 8 numbers linked to CSV files. The words are the plain count: everything outside ```
+ *    fences (a fence opens and closes at a line whose first non-blank characters are ```),
+ *    tables, headings, inline code and the text of links included, a link's address and title
+ *    not (a word: a run of non-blank characters holding a letter or digit; "[text](address)" is
+ *    read as "[text]"). The numbers are the links this check verifies against their CSV (a
+ *    ".csv" address with a title), not plain links to a CSV file. Every run prints a table of
+ *    each lesson page's words and numbers, pass or fail;
+ *  - lesson pages: `# title`, then `**Assumes:**`, then `**Sources:**` beginning the first three
+ *    paragraphs; the last non-empty line exactly
  *    "Previous: [title](file) · Next: [title](file)", both files present; A's Next is B exactly
  *    when B's Previous is A; and where the README.md of the same folder is given, its numbered
  *    list of lesson pages is the order: the first page's Previous and the last one's Next are
@@ -30,10 +37,11 @@
  *    yet: then its neighbours' links to it fail);
  *  - glossary: on every page of a folder holding glossary.md (but glossary.md itself), the first
  *    occurrence of a term (its `### heading` or a form of its `Forms:` line; case-insensitive,
- *    whole words, the longest form first, a hyphenated word is not its parts; not in code,
- *    headings or link addresses) must come at
- *    or after the page's first link to `glossary.md#<its anchor>`; a link to an anchor the
- *    glossary lacks fails;
+ *    whole words, a space matching any run of blanks (a term may wrap), the longest form first
+ *    ("default stream" is not a use of "stream", "dynamic shared memory" not one of "shared
+ *    memory"), a hyphenated word is not its parts; not in code, headings or link addresses) must
+ *    come at or after the page's first link to `glossary.md#<its anchor>`; a link to an anchor
+ *    the glossary lacks fails;
  *  - taught before linked: a glossary entry names the page that teaches it with the first link
  *    after the words "Taught in" in its text ("Taught in [chapter 06](06_streams.md)", an
  *    #anchor allowed, an _appendix or _exercises page standing for its lesson page). A lesson
@@ -41,7 +49,12 @@
  *    `glossary.md#<anchor>` of a term taught by a page later in that order fails. An entry
  *    without "Taught in", or naming a page outside the order, is not checked.
  *
- * Exit 0 if every check holds, 1 if one fails, 2 for unreadable files. */
+ * --budget checks the budget alone (and prints the table); --no-budget every rule but the budget
+ * (the table is printed all the same, pages over it marked). ctest runs the two as
+ * docs.lesson_budget and docs.numbers_match_results; `ctest -R docs.lesson_budget -V` shows the
+ * table. --count prints the words and numbers of every page given, checking nothing (in the
+ * format of tools/page_budget.py, which counts the same way and is tested to agree). Exit 0 if
+ * every check holds, 1 if one fails, 2 for bad usage or unreadable files. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +65,12 @@
 #define MAX_CELLS 64
 
 static int checked = 0, failed = 0;
+
+/* Which rules run: all of them, the budget of the lesson pages alone (--budget), or all but it
+ * (--no-budget). */
+enum rules { RULES_ALL, RULES_BUDGET, RULES_NO_BUDGET };
+static enum rules rules = RULES_ALL;
+static int page_numbers = 0; /* numbers linked to CSV files on the page check_markdown read */
 
 static char *read_file(const char *path)
 {
@@ -284,7 +303,9 @@ static void check_target(const char *md, int line, const char *dir, const char *
 /* Paths that lead out of the repository, which a reader of the docs does not have. */
 static const char *const outside[] = {"shared/reference", "../shared", "/work/", "the issue's"};
 
-static void check_markdown(const char *md)
+/* Reads a page's links: counts its numbers linked to CSV files (page_numbers) and, when `verify`,
+ * checks each against its CSV, and every other link and path. */
+static void check_markdown(const char *md, int verify)
 {
     char *text = read_file(md);
     if (!text) {
@@ -300,10 +321,11 @@ static void check_markdown(const char *md)
         dir[0] = '\0';
 
     int line = 1;
+    page_numbers = 0;
     for (char *p = text; *p; p++) {
         if (*p == '\n')
             line++;
-        for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++)
+        for (size_t k = 0; verify && k < sizeof outside / sizeof outside[0]; k++)
             if (strncmp(p, outside[k], strlen(outside[k])) == 0)
                 fail(md, line, outside[k], "the docs must speak of the repository alone");
         if (*p == '`') { /* code is not a link: skip to the closing backtick */
@@ -329,17 +351,17 @@ static void check_markdown(const char *md)
         char *space = strchr(paren, ' ');
         if (!end)
             continue;
-        if (!space || space > end) {
-            check_target(md, line, dir, paren, end);
-            continue;
-        }
-        if (space - paren < 4 || strncmp(space - 4, ".csv", 4) != 0) {
-            check_target(md, line, dir, paren, end);
+        if (!space || space > end || space - paren < 4 || strncmp(space - 4, ".csv", 4) != 0) {
+            if (verify)
+                check_target(md, line, dir, paren, end);
             continue;
         }
         char *q1 = strchr(space, '"');
         char *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
         if (!q1 || !q2 || q2 > end)
+            continue;
+        page_numbers++;
+        if (!verify)
             continue;
         char link_text[512], path[4096], title[1024];
         snprintf(link_text, sizeof link_text, "%.*s", (int)(close - p - 1), p + 1);
@@ -356,7 +378,8 @@ static void check_markdown(const char *md)
 #define MAX_PAGES 128
 #define MAX_TERMS 128
 #define MAX_FORMS 512
-#define WORD_LIMIT 2500
+#define WORD_LIMIT 1800  /* words of a lesson page, by the plain count (count_words) */
+#define NUMBER_LIMIT 8   /* numbers linked to CSV files on a lesson page */
 
 struct page {
     char dir[4096], base[256], prev[256], next[256];
@@ -364,6 +387,12 @@ struct page {
 };
 static struct page pages[MAX_PAGES];
 static int npages = 0; /* lesson pages whose Previous/Next line was read */
+struct budget_row {
+    char path[4096];
+    int words, numbers;
+};
+static struct budget_row budget[MAX_PAGES]; /* every lesson page given, for the table */
+static int nbudget = 0;
 static char readmes[MAX_PAGES][4096]; /* README.md files given, for the reading order */
 static int nreadmes = 0;
 
@@ -705,11 +734,20 @@ static void check_glossary_links(const char *md, const char *text)
     for (int t = 0; t < nterms; t++) {
         if (first_use[t] == (size_t)-1 || first_link[t] <= first_use[t])
             continue;
+        char use[256]; /* the words as written, a line break inside read as one space */
+        size_t k = 0;
+        for (size_t c = 0; c < use_len[t] && k + 1 < sizeof use; c++) {
+            const char ch = text[first_use[t] + c];
+            if (!isspace((unsigned char)ch))
+                use[k++] = ch;
+            else if (k > 0 && use[k - 1] != ' ')
+                use[k++] = ' ';
+        }
+        use[k] = '\0';
         snprintf(msg, sizeof msg,
-                 "the first use of the glossary term \"%.*s\" is not linked: write "
-                 "[%.*s](glossary.md#%s) here, or link the term earlier",
-                 (int)use_len[t], text + first_use[t], (int)use_len[t], text + first_use[t],
-                 term_anchor[t]);
+                 "the first use of the glossary term \"%s\" is not linked: write "
+                 "[%s](glossary.md#%s) here, or link the term earlier",
+                 use, use, term_anchor[t]);
         fail_at(md, line_of(text, text + first_use[t]), msg);
     }
     free(m);
@@ -761,21 +799,82 @@ static void check_labels(const char *md, const char *text)
     free(m);
 }
 
-/* Words outside ``` fences: runs of non-blanks holding a letter or digit; links count their
- * text only. */
+/* The length of the blank at p (0 if none): what Python's str.split() splits at, so that the
+ * count is the one any plain script gets: ASCII blanks, the separators \x1c-\x1f, and the
+ * Unicode spaces in UTF-8 (no-break space, the en to hair spaces, the line and paragraph
+ * separators, narrow no-break, medium mathematical and ideographic space, U+0085, U+1680). */
+static int blank_at(const char *p)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    if (*u == ' ' || (*u >= '\t' && *u <= '\r') || (*u >= 0x1c && *u <= 0x1f))
+        return 1;
+    if (u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
+        return 2;
+    if (u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80)
+        return 3;
+    if (u[0] == 0xE2 && u[1] == 0x80 && (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 ||
+                                         u[2] == 0xAF) && u[2] >= 0x80)
+        return 3;
+    if ((u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
+        (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80))
+        return 3;
+    return 0;
+}
+
+/* The plain word count of a page: everything outside ``` fences (a line whose first non-blank
+ * characters are ``` opens or closes one, and is not counted), tables, headings, inline code and
+ * link text included; "[text](address "title")" is read as "[text]" (the address and title are
+ * no words; the text after the ')' joins the ']', as "[GB/s](x)." reads "[GB/s]."). A word: a
+ * run of non-blanks holding an ASCII letter or digit. */
 static int count_words(const char *text)
 {
-    char *m = masked(text, 0, NULL, NULL);
+    const size_t n = strlen(text);
+    char *prose = malloc(n + 2);
+    if (!prose)
+        return -1;
+    size_t k = 0;
+    int fence = 0;
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\r\n"); /* \r\n, \r and \n each end a line */
+        const char *q = line;
+        for (int b; q < line + len && (b = blank_at(q)) > 0;)
+            q += b;
+        const int is_fence = strncmp(q, "```", 3) == 0 && q + 3 <= line + len;
+        if (is_fence)
+            fence = !fence;
+        else if (!fence) {
+            memcpy(prose + k, line, len);
+            k += len;
+        }
+        prose[k++] = '\n';
+        line += len;
+        line += line[0] == '\r' && line[1] == '\n' ? 2 : line[0] ? 1 : 0;
+    }
+    prose[k] = '\0';
+    /* "](address)" becomes "]": up to the first ')', across lines too. */
+    size_t w = 0;
+    for (size_t r = 0; r < k; r++) {
+        prose[w++] = prose[r];
+        if (prose[r] == ']' && prose[r + 1] == '(') {
+            const char *close = strchr(prose + r + 2, ')');
+            if (close)
+                r = (size_t)(close - prose);
+        }
+    }
+    prose[w] = '\0';
     int words = 0;
-    for (char *p = m; *p;) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
+    for (const char *p = prose; *p;) {
+        for (int b; (b = blank_at(p)) > 0;)
+            p += b;
         int has_alnum = 0;
-        while (*p && !isspace((unsigned char)*p))
-            has_alnum |= isalnum((unsigned char)*p++) != 0;
+        while (*p && !blank_at(p)) {
+            has_alnum |= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                         (*p >= '0' && *p <= '9');
+            p++;
+        }
         words += has_alnum;
     }
-    free(m);
+    free(prose);
     return words;
 }
 
@@ -802,15 +901,57 @@ static int parse_nav(const char *line, char *prev, char *next)
     return *p == '\0';
 }
 
-static void check_lesson(const char *md, const char *text, struct page *pg)
+/* The budget of a lesson page: its words and its numbers linked to CSV files (page_numbers,
+ * from check_markdown), a row of the table; over either limit fails unless --no-budget. */
+static void check_budget(const char *md, const char *text)
 {
     char msg[1024];
     const int words = count_words(text);
+    if (nbudget < MAX_PAGES) {
+        struct budget_row *row = &budget[nbudget++];
+        snprintf(row->path, sizeof row->path, "%s", md);
+        row->words = words;
+        row->numbers = page_numbers;
+    }
+    if (rules == RULES_NO_BUDGET)
+        return;
     if (words > WORD_LIMIT) {
-        snprintf(msg, sizeof msg, "%d words outside code fences (at most %d): move measurement "
-                 "internals, tables and inventories to the appendix page", words, WORD_LIMIT);
+        snprintf(msg, sizeof msg, "%d words outside code fences (at most %d): keep the lesson's "
+                 "one track; move studies, tables and inventories to the appendix page", words,
+                 WORD_LIMIT);
         fail_at(md, 1, msg);
     }
+    if (page_numbers > NUMBER_LIMIT) {
+        snprintf(msg, sizeof msg, "%d numbers linked to CSV files (at most %d): keep the "
+                 "lesson's one measurement; move the others to the appendix or a results page",
+                 page_numbers, NUMBER_LIMIT);
+        fail_at(md, 1, msg);
+    }
+}
+
+/* Prints every lesson page's words and numbers, pass or fail. */
+static void print_budget(void)
+{
+    if (nbudget == 0)
+        return;
+    int over_words = 0, over_numbers = 0;
+    printf("Lesson pages: words outside code fences (at most %d), numbers linked to CSV files "
+           "(at most %d)\n  words  numbers  page\n", WORD_LIMIT, NUMBER_LIMIT);
+    for (int i = 0; i < nbudget; i++) {
+        const struct budget_row *r = &budget[i];
+        over_words += r->words > WORD_LIMIT;
+        over_numbers += r->numbers > NUMBER_LIMIT;
+        const int w = r->words > WORD_LIMIT, k = r->numbers > NUMBER_LIMIT;
+        printf("  %5d  %7d  %s%s\n", r->words, r->numbers, r->path,
+               w && k ? "  OVER: words, numbers" : w ? "  OVER: words" : k ? "  OVER: numbers" : "");
+    }
+    printf("%d lesson pages: %d over %d words, %d over %d numbers\n", nbudget, over_words,
+           WORD_LIMIT, over_numbers, NUMBER_LIMIT);
+}
+
+static void check_lesson(const char *md, const char *text, struct page *pg)
+{
+    char msg[1024];
     /* The first three non-empty lines, and the last one. */
     const char *want[3] = {"# ", "**Assumes:**", "**Sources:**"};
     const char *what[3] = {"a `# title`", "a line `**Assumes:** ...` (what the reader must know, "
@@ -881,6 +1022,12 @@ static void check_page_rules(const char *md)
         return;
     struct page pg = {0};
     split_path(md, pg.dir, sizeof pg.dir, pg.base, sizeof pg.base);
+    if (is_lesson(pg.base))
+        check_budget(md, text);
+    if (rules == RULES_BUDGET) {
+        free(text);
+        return;
+    }
     check_labels(md, text);
     int known = 0;
     for (int r = 0; r < nreadmes; r++)
@@ -1024,16 +1171,41 @@ static void check_chain(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: docs_check FILE.md...\n");
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "--count") == 0) {
+        for (int i = 2; i < argc; i++) { /* the plain count of any page, lesson or not */
+            char *text = read_file(argv[i]);
+            if (!text) {
+                fprintf(stderr, "error: cannot read %s\n", argv[i]);
+                return 2;
+            }
+            check_markdown(argv[i], 0);
+            printf("%5d words  %3d CSV-linked numbers  %s\n", count_words(text), page_numbers,
+                   argv[i]);
+            free(text);
+        }
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--budget") == 0)
+        rules = RULES_BUDGET, first = 2;
+    else if (argc > 1 && strcmp(argv[1], "--no-budget") == 0)
+        rules = RULES_NO_BUDGET, first = 2;
+    if (argc <= first || argv[first][0] == '-') {
+        fprintf(stderr, "usage: docs_check [--budget | --no-budget | --count] FILE.md...\n");
         return 2;
     }
-    for (int i = 1; i < argc; i++) {
-        check_markdown(argv[i]);
+    for (int i = first; i < argc; i++) {
+        check_markdown(argv[i], rules != RULES_BUDGET);
         check_page_rules(argv[i]);
     }
-    check_chain();
-    printf("%d pages checked (%d lesson pages with a Previous/Next line)\n", argc - 1, npages);
+    if (rules != RULES_BUDGET)
+        check_chain();
+    print_budget();
+    if (rules == RULES_BUDGET) {
+        printf("%d pages checked for the lesson budget, %d failed\n", argc - first, failed);
+        return failed ? 1 : 0;
+    }
+    printf("%d pages checked (%d lesson pages with a Previous/Next line)\n", argc - first, npages);
     printf("%d numbers checked against their CSV files, %d failed\n", checked, failed);
     return failed ? 1 : 0;
 }

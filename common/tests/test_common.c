@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda_runtime_api.h>
+
 #include "tutorial.h"
 #include "unit_test.h"
 
@@ -276,8 +278,29 @@ static void test_device(void)
     } else {
         /* No GPU, or one this build cannot run on: each must be said. */
         printf("  no GPU: %s\n", why);
-        EXPECT(strncmp(why, "no usable CUDA GPU", 18) == 0 || strstr(why, "compute capability"));
+        EXPECT(strncmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: ", 49) == 0 ||
+               strncmp(why, "the driver (CUDA ", 17) == 0 || strstr(why, "compute capability"));
     }
+    /* The reasons, from made-up answers of the runtime: no driver installed (version 0), a
+     * driver older than the runtime, no device. */
+    tut_no_gpu_reason(cudaErrorInsufficientDriver, "cudaErrorInsufficientDriver",
+                      "CUDA driver version is insufficient for CUDA runtime version", 0, 13000,
+                      why, sizeof why);
+    printf("  no driver: %s\n", why);
+    EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: "
+                       "cudaErrorInsufficientDriver: CUDA driver version is insufficient for "
+                       "CUDA runtime version)") == 0);
+    tut_no_gpu_reason(cudaErrorInsufficientDriver, "cudaErrorInsufficientDriver", "insufficient",
+                      12020, 13000, why, sizeof why);
+    printf("  old driver: %s\n", why);
+    EXPECT(strncmp(why, "the driver (CUDA 12.2) is older than this toolkit's runtime (CUDA 13.0): "
+                        "update the driver", 90) == 0);
+    tut_no_gpu_reason(cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected",
+                      13000, 13000, why, sizeof why);
+    EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: cudaErrorNoDevice: no "
+                       "CUDA-capable device is detected)") == 0);
+    tut_no_gpu_reason(0, "cudaSuccess", "no error", 13000, 13000, why, sizeof why);
+    EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: no devices)") == 0);
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,8 @@
 # CPU test of the student copy (cmake/ExportStudentCopy.cmake): it keeps the repository's layout
 # (every <chapter>/exercise/<file> holds its skeleton, where the student edits it), the solution
-# namesakes <chapter>/<file> are gone, so are the predictions' answers (tests/answers/) and the
-# corpus of wrong submissions (tests/mistakes/), and no file of the copy is any solution's or
+# namesakes <chapter>/<file> are gone, so are the predictions' answers (tests/answers/), the
+# corpus of wrong submissions (tests/mistakes/) and the declared mutants (tests/mutants/, patches
+# of the solutions), and no file of the copy is any solution's or
 # answer's text under any name.
 #   cmake -DSOURCE=<repository> -DOUTDIR=<scratch> -P check_export.cmake
 cmake_minimum_required(VERSION 3.22)
@@ -28,7 +29,7 @@ endforeach()
 set(checked 0)
 file(GLOB chapters RELATIVE ${SOURCE} ${SOURCE}/[0-9][0-9]_*)
 foreach(chapter IN LISTS chapters)
-  foreach(gone tests/answers tests/mistakes)
+  foreach(gone tests/answers tests/mistakes tests/mutants)
     if(EXISTS ${dest}/${chapter}/${gone})
       problem("${chapter}/${gone} is in the copy")
     endif()

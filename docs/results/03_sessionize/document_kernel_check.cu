@@ -96,7 +96,7 @@ int main(void)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        printf("no GPU: skipped\n");
+        printf("SKIPPED: no CUDA GPU or driver found\n");
         return 77;
     }
     const long long u4[] = {1, 1, 1, 2}, t4[] = {1, 2, 3, 4};
