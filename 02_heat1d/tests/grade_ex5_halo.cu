@@ -276,6 +276,26 @@ static int case_overlap(tut_grader *g)
 
 /* ---- structure: the step recorded as a graph (common/capture.h) ---------------------------- */
 
+/* cudaMemcpyPeerAsync cannot be recorded by a stream capture (the runtime refuses it with
+ * cudaErrorStreamCaptureUnsupported), and the step's sends are peer copies. This grader is linked
+ * with --wrap=cudaMemcpyPeerAsync (02_heat1d/CMakeLists.txt): every call of it, the student's
+ * included, comes here. While its stream is being captured the copy is recorded as the same
+ * bytes by cudaMemcpyAsync (cudaMemcpyDefault: the addresses say which GPU holds each, and in
+ * this case every part is on one GPU); otherwise it is the runtime's own call, unchanged. */
+extern "C" cudaError_t __real_cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src,
+                                                  int src_device, size_t bytes,
+                                                  cudaStream_t stream);
+extern "C" cudaError_t __wrap_cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src,
+                                                  int src_device, size_t bytes,
+                                                  cudaStream_t stream)
+{
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) == cudaSuccess &&
+        status == cudaStreamCaptureStatusActive)
+        return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream);
+    return __real_cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, stream);
+}
+
 /* The kernels of a step (parts.cu), to tell them apart in the recorded graph. */
 __global__ void heat_edges_kernel(const double *__restrict__ in, double *__restrict__ out,
                                   size_t count, double k);

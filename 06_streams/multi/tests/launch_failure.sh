@@ -57,7 +57,7 @@ start() {
   env -u OMPI_COMM_WORLD_RANK -u PMI_RANK SLURM_JOB_ID=$job SLURM_STEP_ID=0 SLURM_PROCID=$rank \
     SLURM_STEP_NUM_TASKS=$ranks SLURM_NTASKS=$ranks SLURM_LOCALID=$local_rank SLURM_NODEID=0 \
     SLURM_STEP_TASKS_PER_NODE=$per_node CUDA_VISIBLE_DEVICES=$two_gpus "$@" \
-    "$program" --id-file "$idfile" --timeout $deadline --n 1000 ${extra:-} >"$dir/$name.log" 2>&1 &
+    stdbuf -oL -eL "$program" --id-file "$idfile" --timeout $deadline --n 1000 ${extra:-} >"$dir/$name.log" 2>&1 &
   pids+=($!)
   logs+=("$name")
 }
@@ -117,9 +117,9 @@ rank_dies)
   start rank1 1 2 1 2
   for _ in $(seq 300); do # until the sweep has begun (at most 30 s)
     grep -q "bus bandwidth" "$dir/rank0.log" && break
-    sleep 0.1
+    sleep 0.05
   done
-  sleep 0.5
+  sleep 0.1
   t0=$SECONDS # the deadline counts from the crash
   kill -KILL "${pids[1]}" # the test plays the crash; the program itself never signals
   ;;
