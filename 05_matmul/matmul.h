@@ -35,8 +35,7 @@ typedef struct {
     const void *kernel;
     int threads;
     size_t dynamic_shared;
-    const char *copy; /* pipelined_*: how B is copied, "cp.async" or "plain loads";
-                         wgmma_multicast: how many clusters run at once; else NULL */
+    const char *copy; /* pipelined_*: how B is copied, "cp.async" or "plain loads"; else NULL */
 } matmul_kernel_info;
 
 typedef matmul_kernel_info (*matmul_info_fn)(void);
@@ -75,15 +74,6 @@ void launch_mma_3xtf32(const matmul_args *a);      /* 12_mma_tf32.cu: N, K % 4 =
 void launch_wgmma_tf32(const matmul_args *a);      /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
 void launch_wgmma_3xtf32(const matmul_args *a);    /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
 void wgmma_release(void); /* frees step 13's split copies of A */
-/* The TF32 study past step 13 (sm_90a, N, K % 4 == 0): A rounded by the copying warpgroup
- * (14_wgmma_round_on_load.cu), + one strip of wgmma in flight (15_wgmma_overlap.cu), + clusters
- * of 2 blocks sharing B by TMA multicast (16_wgmma_multicast.cu). */
-void launch_wgmma_round_on_load(const matmul_args *a);
-void launch_wgmma_overlap(const matmul_args *a);
-void launch_wgmma_multicast(const matmul_args *a);
-matmul_kernel_info info_wgmma_round_on_load(void);
-matmul_kernel_info info_wgmma_overlap(void);
-matmul_kernel_info info_wgmma_multicast(void);
 /* Their kernels and blocks (matmul_kernel_info). */
 matmul_kernel_info info_wmma_tf32(void);
 matmul_kernel_info info_mma_tf32(void);

@@ -77,13 +77,6 @@ static const matmul_variant matmul_variants[] = {
      .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_tf32},
     {.name = "wgmma_3xtf32", .launch = launch_wgmma_3xtf32, .layout = FLOAT4_ROWS,
      .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_3xtf32},
-    /* The TF32 study past step 13, one technique per step (the appendix's last section). */
-    {.name = "wgmma_round_on_load", .launch = launch_wgmma_round_on_load, .layout = FLOAT4_ROWS,
-     .tf32 = 1, .tensor_cores = 1, .hopper = 1, .info = info_wgmma_round_on_load},
-    {.name = "wgmma_overlap", .launch = launch_wgmma_overlap, .layout = FLOAT4_ROWS, .tf32 = 1,
-     .tensor_cores = 1, .hopper = 1, .info = info_wgmma_overlap},
-    {.name = "wgmma_multicast", .launch = launch_wgmma_multicast, .layout = FLOAT4_ROWS,
-     .tf32 = 1, .tensor_cores = 1, .hopper = 1, .info = info_wgmma_multicast},
 };
 #else
 /* The benchmark-only program matmul_ablations: steps 9 and 10 beside their configurations with
