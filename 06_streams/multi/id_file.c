@@ -173,6 +173,10 @@ tut_id_result tut_id_publish(const char *path, const tut_id_stamp *mine, const v
         const long got = read_all(path, there, sizeof there, &mtime);
         if (got >= 0 && tut_id_parse(there, (size_t)got, id_size, found, &id_at) == 0) {
             describe(found, who, sizeof who);
+            if (strcmp(found->launch, mine->launch) == 0 && strcmp(found->host, mine->host) == 0 &&
+                found->pid == mine->pid && memcmp(there + id_at, id, id_size) == 0)
+                return TUT_ID_OK; /* our own file: on NFS a link() whose reply was lost is
+                                     sent again and then fails with EEXIST */
             if (strcmp(found->launch, mine->launch) == 0) {
                 snprintf(why, why_len, "%s already holds this launch's NCCL id (%s): two "
                          "processes were given rank 0. Every rank needs its own number "

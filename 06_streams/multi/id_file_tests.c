@@ -128,6 +128,12 @@ static void test_two_rank0(void)
     EXPECT(tut_id_publish(path, &b, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_TAKEN);
     EXPECT(strstr(why, "two processes were given rank 0") && found.pid == a.pid);
     EXPECT(tut_id_remove_own(path, &b, ID_SIZE) == 0 && access(path, F_OK) == 0);
+    /* the file a's own link() made, reported as EEXIST (NFS resends a link whose reply was
+     * lost): a's, so a wrote it; another id under a's name is still refused */
+    EXPECT(tut_id_publish(path, &a, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_OK);
+    id[0] ^= 1;
+    EXPECT(tut_id_publish(path, &a, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_TAKEN);
+    id[0] ^= 1;
     /* with no launcher's name, a file that is there is refused too (whose it is, no one knows) */
     fresh("two-random");
     tut_id_stamp_init(&a, 2, "", 0);
