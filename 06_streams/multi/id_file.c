@@ -107,12 +107,21 @@ static void describe(const tut_id_stamp *s, char *out, size_t len)
 static int create_exclusive(const char *path, const char *data, size_t len, char *why,
                             size_t why_len)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp) {
+    /* A name no other live process uses, on a file system several hosts share too (a pid
+     * alone repeats across hosts); one left by a dead process of the same host and pid is
+     * overwritten */
+    char tmp[4096], host[64] = "";
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "unknown");
+    for (char *c = host; *c; ++c)
+        if (*c == '/')
+            *c = '_';
+    if (snprintf(tmp, sizeof tmp, "%s.%s.%ld.tmp", path, host, (long)getpid()) >=
+        (int)sizeof tmp) {
         snprintf(why, why_len, "the path %s is too long", path);
         return -1;
     }
-    const int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
         snprintf(why, why_len, "cannot create %s (%s)", tmp, strerror(errno));
         return -1;
