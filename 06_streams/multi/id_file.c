@@ -198,11 +198,33 @@ tut_id_result tut_id_publish(const char *path, const tut_id_stamp *mine, const v
                 /* the launcher names both launches and they differ: an earlier launch's file */
                 fprintf(stderr, "rank 0: replacing %s, an earlier launch's id file (%s)\n", path,
                         who);
-                if (unlink(path) != 0 && errno != ENOENT) {
+                /* Moved aside (rename is atomic) and read again before it is deleted: what was
+                 * read above may since have been replaced by another rank 0 of this launch,
+                 * whose file goes back, and this one is the second rank 0. */
+                char aside[4200];
+                snprintf(aside, sizeof aside, "%s.%s.%ld.old", path, mine->host, mine->pid);
+                if (rename(path, aside) != 0) {
+                    if (errno == ENOENT)
+                        continue;
                     snprintf(why, why_len, "cannot remove the earlier launch's %s (%s)", path,
                              strerror(errno));
                     return TUT_ID_IO;
                 }
+                tut_id_stamp moved;
+                const long got_aside = read_all(aside, there, sizeof there, &mtime);
+                if (got_aside >= 0 &&
+                    tut_id_parse(there, (size_t)got_aside, id_size, &moved, &id_at) == 0 &&
+                    strcmp(moved.launch, mine->launch) == 0) {
+                    (void)link(aside, path);
+                    unlink(aside);
+                    *found = moved;
+                    describe(found, who, sizeof who);
+                    snprintf(why, why_len, "%s already holds this launch's NCCL id (%s): two "
+                             "processes were given rank 0. Every rank needs its own number: "
+                             "start them all with one srun or mpirun", path, who);
+                    return TUT_ID_TAKEN;
+                }
+                unlink(aside);
                 continue;
             }
         } else {
