@@ -240,6 +240,25 @@ static void f_range(mc_integrand which, double a, double b, double *lo, double *
     }
 }
 
+/* The mean of f^2 over [a, b], in closed form: with the exact integral, f's exact spread. */
+static double mean_f2(mc_integrand which, double a, double b)
+{
+    const double w = b - a;
+    switch (which) {
+    case MC_INV: return (1.0 / a - 1.0 / b) / w;
+    case MC_SQUARE: return (pow(b, 5.0) - pow(a, 5.0)) / (5.0 * w);
+    case MC_SIN: return 0.5 - (sin(2.0 * b) - sin(2.0 * a)) / (4.0 * w);
+    case MC_CIRCLE: return 16.0 * (1.0 - (b * b * b - a * a * a) / (3.0 * w));
+    default: return 1.0;
+    }
+}
+
+/* f's range wider than this many of its standard deviations times sqrt(n): the standard error
+ * estimated from the samples is not to be trusted. On the CPU reference, 1/x over
+ * [a, 1], 300 seeds: range / (sd sqrt n) of 0.3 to 100 judged 1 to 154 right runs wrong by 4
+ * estimated standard errors (over [1e-4, 1] with 1000 samples, 26); below 0.2, none. */
+#define WIDE_RANGE 0.2
+
 int mc_report(const char *label, const mc_problem *p, const mc_sums *sums, double max_sigmas)
 {
     const mc_result r = mc_finish(sums, p->a, p->b);
@@ -259,6 +278,23 @@ int mc_report(const char *label, const mc_problem *p, const mc_sums *sums, doubl
                 1e-6 * (fabs(exact) + (p->b - p->a));
         ok = sums->n == p->samples && fabs(r.estimate - exact) <= bound;
     }
+    double wide = -1.0;
+    double lo, hi;
+    f_range(p->integrand, p->a, p->b, &lo, &hi);
+    const double w = p->b - p->a, mu = exact / w, n = (double)sums->n;
+    const double sd = sqrt(fmax(0.0, mean_f2(p->integrand, p->a, p->b) - mu * mu));
+    if (sums->n >= FEW_SAMPLES && sd > 0.0 && hi - lo > WIDE_RANGE * sd * sqrt(n)) {
+        /* 1/x near its pole: the few samples near the pole carry most of the variance, most
+         * runs draw none, and their estimated standard error is too small. Bernstein's bound
+         * judges instead, from f's exact spread sd and |f - mean| <= m: the mean of n samples
+         * strays t with probability at most 2 exp(-n t^2 / (2 sd^2 + 2 m t / 3)), set to 1 in
+         * 10^9. (Not "either": a result scaled wrong, its sums and so its standard error with
+         * it, stays within 4 of them.) */
+        const double l = log(2.0 / 1e-9), m = fmax(hi - mu, mu - lo), c = 2.0 * m * l / 3.0;
+        const double t = (c + sqrt(c * c + 8.0 * n * sd * sd * l)) / (2.0 * n);
+        wide = w * t + 1e-6 * (fabs(exact) + w);
+        ok = sums->n == p->samples && fabs(r.estimate - exact) <= wide;
+    }
     printf("%-22s %-6s [%g, %g] n=%llu: %.9f  (doc (b-a)/(n-1): %.9f)  +- %.2e  exact %.9f  "
            "%.2f SE %s\n",
            label, mc_integrand_name(p->integrand), p->a, p->b, sums->n, r.estimate,
@@ -266,6 +302,9 @@ int mc_report(const char *label, const mc_problem *p, const mc_sums *sums, doubl
     if (bound >= 0.0)
         printf("  fewer than %d samples: judged by Hoeffding's bound, |error| <= %.3g\n",
                FEW_SAMPLES, bound);
+    if (wide >= 0.0)
+        printf("  f's range %.3g is wide next to its spread %.3g at %llu samples: judged by "
+               "Bernstein's bound instead, |error| <= %.3g\n", hi - lo, sd, sums->n, wide);
     if (sums->n != p->samples)
         printf("  drew %llu samples, asked for %llu\n", sums->n, p->samples);
     return ok;

@@ -110,6 +110,34 @@ static int test_reference(void)
     return ok;
 }
 
+/* 1/x near its pole: right runs are judged right, whatever their estimated standard error
+ * (by 4 estimated standard errors alone, 1/x over [1e-6, 1] with 1000 samples judged about one
+ * right run in three wrong); a result past Bernstein's bound (here 1e4 times the sum, whose
+ * estimated standard error grows with it), and NaN, are still wrong. The
+ * bound is wide there (about 1.4e4 for that case, the integral being 13.8): with so few
+ * samples, nothing narrower holds. */
+static int test_wide_range(void)
+{
+    const double near[2] = {1e-6, 1e-4};
+    const unsigned long long sizes[2] = {1000, 10000};
+    int ok = 1;
+    for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 2; ++k)
+            for (unsigned long long seed = 1; seed <= 10; ++seed) {
+                const mc_problem p = {MC_INV, near[i], 1.0, sizes[k], seed};
+                mc_sums s = mc_cpu_sums(&p);
+                ok &= mc_report("CPU, 1/x near 0", &p, &s, 4.0);
+                const mc_sums far = {s.n, s.sum * 1e4, s.sum_sq * 1e8};
+                const mc_sums nan = {s.n, NAN, s.sum_sq};
+                if (mc_report("1e4 times the sum", &p, &far, 4.0) ||
+                    mc_report("NaN", &p, &nan, 4.0)) {
+                    printf("  FAILED: a wrong result judged right\n");
+                    ok = 0;
+                }
+            }
+    return ok;
+}
+
 static int test_philox(void)
 {
     /* Known-answer vectors of Philox4x32-10 from Random123 (kat_vectors). */
@@ -517,6 +545,8 @@ int main(int argc, char **argv)
         ok = test_estimator();
     else if (!strcmp(group, "reference"))
         ok = test_reference();
+    else if (!strcmp(group, "wide_range"))
+        ok = test_wide_range();
     else if (!strcmp(group, "philox"))
         ok = test_philox();
     else if (!strcmp(group, "replay"))
@@ -530,7 +560,7 @@ int main(int argc, char **argv)
     else if (!strcmp(group, "config"))
         ok = test_config();
     else {
-        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|philox|replay|"
+        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|wide_range|philox|replay|"
                         "replay_power|ranges|sampling|config\n");
         return 2;
     }

@@ -259,12 +259,14 @@ static int dot_product(const collective_team *t, const collective_job *job)
                                    t->stream[l]));
     }
     TEAM_NCCL(t, ncclGroupEnd());
+    /* Waited for first (polled, one process per GPU): a copy to pageable memory such as got[]
+     * returns only once it is done, so issued behind an all-reduce whose peer died it would
+     * block this rank for ever, deadline or not. */
+    sync_team(t);
     for (int l = 0; l < t->local; ++l) {
         set_local(t, l);
-        CUDA_CHECK(cudaMemcpyAsync(&got[l], d_sum[l], sizeof(double), cudaMemcpyDeviceToHost,
-                                   t->stream[l]));
+        CUDA_CHECK(cudaMemcpy(&got[l], d_sum[l], sizeof(double), cudaMemcpyDeviceToHost));
     }
-    sync_team(t);
     double cpu = 0.0, cpu_abs = 0.0;
     for (size_t i = 0; i < n; ++i) {
         cpu += (double)x[i] * y[i];

@@ -107,12 +107,21 @@ static void describe(const tut_id_stamp *s, char *out, size_t len)
 static int create_exclusive(const char *path, const char *data, size_t len, char *why,
                             size_t why_len)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp) {
+    /* A name no other live process uses, on a file system several hosts share too (a pid
+     * alone repeats across hosts); one left by a dead process of the same host and pid is
+     * overwritten */
+    char tmp[4096], host[64] = "";
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "unknown");
+    for (char *c = host; *c; ++c)
+        if (*c == '/')
+            *c = '_';
+    if (snprintf(tmp, sizeof tmp, "%s.%s.%ld.tmp", path, host, (long)getpid()) >=
+        (int)sizeof tmp) {
         snprintf(why, why_len, "the path %s is too long", path);
         return -1;
     }
-    const int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
         snprintf(why, why_len, "cannot create %s (%s)", tmp, strerror(errno));
         return -1;
@@ -173,6 +182,10 @@ tut_id_result tut_id_publish(const char *path, const tut_id_stamp *mine, const v
         const long got = read_all(path, there, sizeof there, &mtime);
         if (got >= 0 && tut_id_parse(there, (size_t)got, id_size, found, &id_at) == 0) {
             describe(found, who, sizeof who);
+            if (strcmp(found->launch, mine->launch) == 0 && strcmp(found->host, mine->host) == 0 &&
+                found->pid == mine->pid && memcmp(there + id_at, id, id_size) == 0)
+                return TUT_ID_OK; /* our own file: on NFS a link() whose reply was lost is
+                                     sent again and then fails with EEXIST */
             if (strcmp(found->launch, mine->launch) == 0) {
                 snprintf(why, why_len, "%s already holds this launch's NCCL id (%s): two "
                          "processes were given rank 0. Every rank needs its own number "
@@ -185,11 +198,33 @@ tut_id_result tut_id_publish(const char *path, const tut_id_stamp *mine, const v
                 /* the launcher names both launches and they differ: an earlier launch's file */
                 fprintf(stderr, "rank 0: replacing %s, an earlier launch's id file (%s)\n", path,
                         who);
-                if (unlink(path) != 0 && errno != ENOENT) {
+                /* Moved aside (rename is atomic) and read again before it is deleted: what was
+                 * read above may since have been replaced by another rank 0 of this launch,
+                 * whose file goes back, and this one is the second rank 0. */
+                char aside[4200];
+                snprintf(aside, sizeof aside, "%s.%s.%ld.old", path, mine->host, mine->pid);
+                if (rename(path, aside) != 0) {
+                    if (errno == ENOENT)
+                        continue;
                     snprintf(why, why_len, "cannot remove the earlier launch's %s (%s)", path,
                              strerror(errno));
                     return TUT_ID_IO;
                 }
+                tut_id_stamp moved;
+                const long got_aside = read_all(aside, there, sizeof there, &mtime);
+                if (got_aside >= 0 &&
+                    tut_id_parse(there, (size_t)got_aside, id_size, &moved, &id_at) == 0 &&
+                    strcmp(moved.launch, mine->launch) == 0) {
+                    (void)link(aside, path);
+                    unlink(aside);
+                    *found = moved;
+                    describe(found, who, sizeof who);
+                    snprintf(why, why_len, "%s already holds this launch's NCCL id (%s): two "
+                             "processes were given rank 0. Every rank needs its own number: "
+                             "start them all with one srun or mpirun", path, who);
+                    return TUT_ID_TAKEN;
+                }
+                unlink(aside);
                 continue;
             }
         } else {

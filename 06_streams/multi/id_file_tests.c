@@ -99,9 +99,20 @@ static void test_write_read(void)
     EXPECT(wait_for(&r1, time(NULL) - 60, 5.0, got, why, &took) == TUT_ID_OK);
     EXPECT(memcmp(got, id, ID_SIZE) == 0 && took < 1.0);
     /* no temporary file is left beside it */
-    char tmp[700];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    char tmp[800];
+    snprintf(tmp, sizeof tmp, "%s.%s.%ld.tmp", path, r0.host, (long)getpid());
     EXPECT(access(tmp, F_OK) != 0);
+    /* one a dead process of the same host and pid left does not stop rank 0 */
+    fresh("leftover");
+    snprintf(tmp, sizeof tmp, "%s.%s.%ld.tmp", path, r0.host, (long)getpid());
+    FILE *left = fopen(tmp, "wb");
+    EXPECT(left != NULL);
+    if (left)
+        fclose(left);
+    EXPECT(tut_id_publish(path, &r0, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_OK);
+    EXPECT(access(tmp, F_OK) != 0 && tut_id_remove_own(path, &r0, ID_SIZE) == 1);
+    fresh("ok");
+    EXPECT(tut_id_publish(path, &r0, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_OK);
     /* only its writer removes it (a reader is another process) */
     r1.pid += 1;
     EXPECT(tut_id_remove_own(path, &r1, ID_SIZE) == 0 && access(path, F_OK) == 0);
@@ -128,6 +139,12 @@ static void test_two_rank0(void)
     EXPECT(tut_id_publish(path, &b, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_TAKEN);
     EXPECT(strstr(why, "two processes were given rank 0") && found.pid == a.pid);
     EXPECT(tut_id_remove_own(path, &b, ID_SIZE) == 0 && access(path, F_OK) == 0);
+    /* the file a's own link() made, reported as EEXIST (NFS resends a link whose reply was
+     * lost): a's, so a wrote it; another id under a's name is still refused */
+    EXPECT(tut_id_publish(path, &a, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_OK);
+    id[0] ^= 1;
+    EXPECT(tut_id_publish(path, &a, id, ID_SIZE, &found, why, sizeof why) == TUT_ID_TAKEN);
+    id[0] ^= 1;
     /* with no launcher's name, a file that is there is refused too (whose it is, no one knows) */
     fresh("two-random");
     tut_id_stamp_init(&a, 2, "", 0);

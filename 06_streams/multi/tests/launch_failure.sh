@@ -115,7 +115,7 @@ rank_dies)
   extra="--bench --max-bytes 1G"
   start rank0 0 2 0 2
   start rank1 1 2 1 2
-  for _ in $(seq 300); do # until the sweep has begun (at most 30 s)
+  for _ in $(seq 600); do # until the sweep has begun (at most 30 s)
     grep -q "bus bandwidth" "$dir/rank0.log" && break
     sleep 0.05
   done
@@ -187,6 +187,13 @@ other_launch) expect rank1 2 "still holds another launch's NCCL id .*launch $((j
 rank_dies)
   expect rank1 137 "rank 1 of 2"
   expect rank0 2 "rank 0: .*NCCL aborted the communicator"
+  # the crash came during the sweep, not before the communicator formed (where the same words
+  # end the "did not form" message)
+  if ! grep -q "bus bandwidth" "$dir/rank0.log" ||
+    grep -Eq "did not form|failed to form" "$dir/rank0.log"; then
+    echo "FAIL: rank 1 was not killed during the sweep"
+    failures=$((failures + 1))
+  fi
   ;;
 esac
 if [[ $failures -gt 0 ]]; then
