@@ -27,6 +27,10 @@ work=$bin/mutant-builds
 mkdir -p "$work"
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+# The patches are applied with git apply (outside any repository: the copies have no .git) or
+# with patch; without either, every build would fail as if its patch were stale.
+command -v git >/dev/null 2>&1 || command -v patch >/dev/null 2>&1 ||
+    { echo "neither git nor patch found: one of them applies the mutants' patches"; exit 2; }
 t0=$(date +%s)
 
 mapfile -t lines < <(grep '|' "$bin/mutants.txt")
@@ -61,6 +65,11 @@ build_one() { # name
     label=$(sed -n 2p "$work/$name.info")
     b=$work/$name
     rm -f "$work/$name.built"
+    # A fresh build folder: the copy's files keep their mtimes, so a file an earlier run's patch
+    # changed, clean now, would look older than its object and never be rebuilt (the binary
+    # would keep that run's bug); a folder configured from another source (the tree itself,
+    # before the patches) would not configure at all.
+    rm -rf "$b"
     {
         copy_patched "$name" "$chapter" "$work/$name-src" || exit 1
         cmake -S "$work/$name-src" -B "$b" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
