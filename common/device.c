@@ -222,7 +222,7 @@ static const tut_device_info *emulated_profile(void)
 }
 
 void tut_no_gpu_reason(int error, const char *error_name, const char *error_text, int driver,
-                       int runtime, char *why, size_t why_len)
+                       int runtime, const char *visible, char *why, size_t why_len)
 {
     if (error == cudaErrorInsufficientDriver && driver > 0 && driver < runtime) {
         snprintf(why, why_len,
@@ -230,6 +230,19 @@ void tut_no_gpu_reason(int error, const char *error_name, const char *error_text
                  "update the driver (cudaGetDeviceCount: %s: %s)",
                  driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10,
                  error_name, error_text);
+    } else if (error == cudaErrorSystemDriverMismatch) {
+        /* A driver is there, but its kernel module and its library are not the same version
+         * (most often a driver updated without a reboot). */
+        snprintf(why, why_len,
+                 "the NVIDIA driver's kernel module and its library differ (updated without a "
+                 "reboot?): reboot, or reinstall the driver (cudaGetDeviceCount: %s: %s)",
+                 error_name, error_text);
+    } else if (error == cudaErrorNoDevice && visible) {
+        /* The GPUs may be there, hidden: CUDA_VISIBLE_DEVICES lists none that exists. */
+        snprintf(why, why_len,
+                 "no CUDA GPU or driver found (cudaGetDeviceCount: %s: %s; "
+                 "CUDA_VISIBLE_DEVICES=\"%s\" hides every GPU it does not name)",
+                 error_name, error_text, visible);
     } else if (error != 0) {
         snprintf(why, why_len, "no CUDA GPU or driver found (cudaGetDeviceCount: %s: %s)",
                  error_name, error_text);
@@ -250,8 +263,8 @@ int tut_device_count(char *why, size_t why_len)
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    tut_no_gpu_reason(err, cudaGetErrorName(err), cudaGetErrorString(err), driver, runtime, why,
-                      why_len);
+    tut_no_gpu_reason(err, cudaGetErrorName(err), cudaGetErrorString(err), driver, runtime,
+                      getenv("CUDA_VISIBLE_DEVICES"), why, why_len);
     cudaGetLastError(); /* clear it, so later calls do not see it */
     return 0;
 }
