@@ -43,13 +43,15 @@ for line in "${lines[@]}"; do
 done
 echo "Mutants: ${#names[@]}; each built with only its chapter, architectures: $archs"
 
-# copy_patched <name> <chapter> <dir>: the source tree, its hidden and build* folders and this
-# run's own folder left out, with the mutant's patch applied to <dir>/<chapter>.
+# copy_patched <name> <chapter> <dir>: the source tree, its hidden and build* folders, the build
+# folder given (whatever its name) and this run's own folder left out, with the mutant's patch
+# applied to <dir>/<chapter>.
 copy_patched() {
     local name=$1 chapter=$2 dir=$3 patch="$src/$2/tests/mutants/$1.patch"
     [[ -f $patch ]] || { echo "no patch $patch"; return 1; }
     rm -rf "$dir" && mkdir -p "$dir" || return 1
-    tar -C "$src" --exclude='./.*' --exclude='./build*' --exclude="./${work#"$src"/}" -cf - . |
+    tar -C "$src" --exclude='./.*' --exclude='./build*' --exclude="./${work#"$src"/}" \
+        --exclude="./${bin#"$src"/}" -cf - . |
         tar -C "$dir" -xf - || return 1
     if command -v git >/dev/null 2>&1; then
         (cd "$dir/$chapter" && env -u GIT_DIR -u GIT_WORK_TREE GIT_CEILING_DIRECTORIES="$dir" \
@@ -120,7 +122,7 @@ test_one() { # name: runs the tests of the mutant's kernel until one fails
     exec {fd}>&-
 }
 export -f copy_patched build_one test_one
-export src work archs
+export src bin work archs
 export test_jobs=${MUTANT_TEST_JOBS:-4}
 export generator_str="${generator[*]}"
 # Each job builds its mutant (two compile jobs) and then runs its tests, holding one of the
