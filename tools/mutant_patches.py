@@ -202,6 +202,9 @@ def patch_files(text):
 
 
 def refresh(names):
+    if not shutil.which("patch"):
+        print("refresh needs GNU patch (its --fuzz): install it (apt-get install patch)")
+        return 1
     status = 0
     for chapter, name, cmake_file, description in declared():
         if names and name not in names:
