@@ -230,13 +230,22 @@ void tut_no_gpu_reason(int error, const char *error_name, const char *error_text
                  "update the driver (cudaGetDeviceCount: %s: %s)",
                  driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10,
                  error_name, error_text);
-    } else if (error == cudaErrorSystemDriverMismatch) {
-        /* A driver is there, but its kernel module and its library are not the same version
-         * (most often a driver updated without a reboot). */
-        snprintf(why, why_len,
-                 "the NVIDIA driver's kernel module and its library differ (updated without a "
-                 "reboot?): reboot, or reinstall the driver (cudaGetDeviceCount: %s: %s)",
-                 error_name, error_text);
+    } else if (error == cudaErrorSystemNotReady || error == cudaErrorSystemDriverMismatch ||
+               error == cudaErrorCompatNotSupportedOnDevice ||
+               error == cudaErrorMpsConnectionFailed) {
+        /* A GPU and a driver are there, but CUDA cannot start: say which, not "none found". */
+        const char *what =
+            error == cudaErrorSystemNotReady
+                ? "the GPUs are not ready (on an NVSwitch machine: start nvidia-fabricmanager)"
+            : error == cudaErrorSystemDriverMismatch
+                ? "the NVIDIA driver's kernel module and its library differ (updated without a "
+                  "reboot?): reboot, or reinstall the driver"
+            : error == cudaErrorCompatNotSupportedOnDevice
+                ? "the CUDA forward-compatibility library in use does not support this GPU: "
+                  "update the driver instead"
+                : "the MPS daemon set up for this GPU does not answer: start it, or unset "
+                  "CUDA_MPS_PIPE_DIRECTORY";
+        snprintf(why, why_len, "%s (cudaGetDeviceCount: %s: %s)", what, error_name, error_text);
     } else if (error == cudaErrorNoDevice && visible) {
         /* The GPUs may be there, hidden: CUDA_VISIBLE_DEVICES lists none that exists. */
         snprintf(why, why_len,

@@ -77,8 +77,9 @@ int tut_device_count(char *why, size_t why_len);
 /* The reason tut_device_count gives, from what the runtime said: error is cudaGetDeviceCount's
  * cudaError_t (0 when it found no device), driver and runtime are cudaDriverGetVersion's (0 when
  * no driver is installed) and cudaRuntimeGetVersion's, visible is CUDA_VISIBLE_DEVICES (NULL when
- * unset; named after "no device", as it may hide them all). A driver whose kernel module and
- * library differ is named as such. Pure: the CPU tests call it. */
+ * unset; named after "no device", as it may hide them all). A GPU and driver that CUDA cannot
+ * start (system not ready, kernel module and library differ, forward compatibility refused, MPS
+ * not answering) are named as such. Pure: the CPU tests call it. */
 void tut_no_gpu_reason(int error, const char *error_name, const char *error_text, int driver,
                        int runtime, const char *visible, char *why, size_t why_len);
 

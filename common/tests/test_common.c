@@ -283,7 +283,8 @@ static void test_device(void)
     }
     /* The reasons, from made-up answers of the runtime: no driver installed (version 0), a
      * driver older than the runtime, no device, no device with CUDA_VISIBLE_DEVICES set (it
-     * may hide them), a driver whose kernel module and library differ (there is a driver). */
+     * may hide them), a driver whose kernel module and library differ and a system not ready
+     * (a GPU and a driver are there). */
     tut_no_gpu_reason(cudaErrorInsufficientDriver, "cudaErrorInsufficientDriver",
                       "CUDA driver version is insufficient for CUDA runtime version", 0, 13000,
                       NULL, why, sizeof why);
@@ -311,6 +312,12 @@ static void test_device(void)
                       13000, NULL, why, sizeof why);
     printf("  mismatch: %s\n", why);
     EXPECT(strncmp(why, "the NVIDIA driver's kernel module and its library differ", 56) == 0);
+    tut_no_gpu_reason(cudaErrorSystemNotReady, "cudaErrorSystemNotReady",
+                      "system not yet initialized", 13000, 13000, NULL, why, sizeof why);
+    printf("  not ready: %s\n", why);
+    EXPECT(strncmp(why, "the GPUs are not ready (on an NVSwitch machine: start "
+                        "nvidia-fabricmanager) (cudaGetDeviceCount: cudaErrorSystemNotReady: "
+                        "system not yet initialized)", 200) == 0);
     tut_no_gpu_reason(0, "cudaSuccess", "no error", 13000, 13000, NULL, why, sizeof why);
     EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: no devices)") == 0);
 }
