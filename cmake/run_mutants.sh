@@ -6,7 +6,8 @@
 # (<chapter>/tests/mutants/<name>.patch, which breaks one kernel; the sources themselves stay
 # clean), then runs the tests of that kernel (the label kernel.<KERNEL> its declaration gives to
 # the tests named in its TESTS), stopping at the first that fails. A mutant that no test catches is a missing test: the run exits 1; so does a
-# mutant whose label selects no test, or whose build fails. Report: <build dir>/mutants.csv
+# mutant whose label selects no test, or whose build fails. Where every test of every mutant
+# skipped (no GPU), the run exits 77. Report: <build dir>/mutants.csv
 # (chapter, mutant, label, the test that caught it, seconds of its tests).
 # A patch that does not apply fails its build (the CPU test <chapter>.mutant_declared.<name> says
 # so first). Each copy, <build dir>/mutant-builds/<name>-src, leaves out the tree's hidden and
@@ -173,3 +174,7 @@ done
 echo "===== Mutants: $caught of ${#names[@]} caught in $(($(date +%s) - t0)) s (report: $report)"
 [[ ${#unchecked[@]} -eq 0 ]] || echo "not checkable on this machine (every test skipped): ${unchecked[*]}"
 [[ ${#survivors[@]} -eq 0 ]] || { echo "not caught: ${survivors[*]}"; exit 1; }
+# Nothing checked at all (no GPU, a driver too old, ...): a skip (77), not a pass.
+[[ ${#names[@]} -gt 0 && ${#unchecked[@]} -eq ${#names[@]} ]] &&
+    { echo "no mutant could be checked here (every test skipped): exit 77"; exit 77; }
+exit 0
