@@ -4,7 +4,8 @@
  *   docs_check [--budget | --no-budget] README.md docs/*.md
  *
  * A measured number is written as a Markdown link to the CSV that holds it, with the row and the
- * column in the link's title:
+ * column in the link's title, in double quotes (it may hold parentheses; a title in other quotes
+ * fails, as its number would go unchecked):
  *
  *   [4090 GB/s](results/01_vecadd/bandwidth.csv "kernel=float4, n=268435456: GBps")
  *
@@ -375,8 +376,17 @@ static void check_markdown(const char *md, int verify)
         }
         char *q1 = strchr(space, '"');
         char *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
-        if (!q1 || !q2 || q2 > end)
+        if (!q1 || !q2 || q2 > end) {
+            /* A title the check cannot read ('single quotes', (parentheses)): the number would
+             * go unchecked. */
+            if (verify) {
+                char link_text[512];
+                snprintf(link_text, sizeof link_text, "%.*s", (int)(close - p - 1), p + 1);
+                fail(md, line, link_text, "a link to a CSV file with a title: write the title "
+                     "in double quotes, \"column=value: column\", so that the number is checked");
+            }
             continue;
+        }
         page_numbers++;
         if (!verify)
             continue;
