@@ -6,7 +6,8 @@
 # (<chapter>/tests/mutants/<name>.patch, which breaks one kernel; the sources themselves stay
 # clean), then runs the tests of that kernel (the label kernel.<KERNEL> its declaration gives to
 # the tests named in its TESTS), stopping at the first that fails. A mutant that no test catches is a missing test: the run exits 1; so does a
-# mutant whose label selects no test, or whose build fails. Report: <build dir>/mutants.csv
+# mutant whose label selects no test, or whose build fails. Where every test of every mutant
+# skipped (no GPU), the run exits 77. Report: <build dir>/mutants.csv
 # (chapter, mutant, label, the test that caught it, seconds of its tests).
 # A patch that does not apply fails its build (the CPU test <chapter>.mutant_declared.<name> says
 # so first). Each copy, <build dir>/mutant-builds/<name>-src, leaves out the tree's hidden and
@@ -27,6 +28,10 @@ work=$bin/mutant-builds
 mkdir -p "$work"
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+# The patches are applied with git apply (outside any repository: the copies have no .git) or
+# with patch; without either, every build would fail as if its patch were stale.
+command -v git >/dev/null 2>&1 || command -v patch >/dev/null 2>&1 ||
+    { echo "neither git nor patch found: one of them applies the mutants' patches"; exit 2; }
 t0=$(date +%s)
 
 mapfile -t lines < <(grep '|' "$bin/mutants.txt")
@@ -39,13 +44,15 @@ for line in "${lines[@]}"; do
 done
 echo "Mutants: ${#names[@]}; each built with only its chapter, architectures: $archs"
 
-# copy_patched <name> <chapter> <dir>: the source tree, its hidden and build* folders and this
-# run's own folder left out, with the mutant's patch applied to <dir>/<chapter>.
+# copy_patched <name> <chapter> <dir>: the source tree, its hidden and build* folders, the build
+# folder given (whatever its name) and this run's own folder left out, with the mutant's patch
+# applied to <dir>/<chapter>.
 copy_patched() {
     local name=$1 chapter=$2 dir=$3 patch="$src/$2/tests/mutants/$1.patch"
     [[ -f $patch ]] || { echo "no patch $patch"; return 1; }
     rm -rf "$dir" && mkdir -p "$dir" || return 1
-    tar -C "$src" --exclude='./.*' --exclude='./build*' --exclude="./${work#"$src"/}" -cf - . |
+    tar -C "$src" --exclude='./.*' --exclude='./build*' --exclude="./${work#"$src"/}" \
+        --exclude="./${bin#"$src"/}" -cf - . |
         tar -C "$dir" -xf - || return 1
     if command -v git >/dev/null 2>&1; then
         (cd "$dir/$chapter" && env -u GIT_DIR -u GIT_WORK_TREE GIT_CEILING_DIRECTORIES="$dir" \
@@ -61,6 +68,11 @@ build_one() { # name
     label=$(sed -n 2p "$work/$name.info")
     b=$work/$name
     rm -f "$work/$name.built"
+    # A fresh build folder: the copy's files keep their mtimes, so a file an earlier run's patch
+    # changed, clean now, would look older than its object and never be rebuilt (the binary
+    # would keep that run's bug); a folder configured from another source (the tree itself,
+    # before the patches) would not configure at all.
+    rm -rf "$b"
     {
         copy_patched "$name" "$chapter" "$work/$name-src" || exit 1
         cmake -S "$work/$name-src" -B "$b" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
@@ -111,7 +123,7 @@ test_one() { # name: runs the tests of the mutant's kernel until one fails
     exec {fd}>&-
 }
 export -f copy_patched build_one test_one
-export src work archs
+export src bin work archs
 export test_jobs=${MUTANT_TEST_JOBS:-4}
 export generator_str="${generator[*]}"
 # Each job builds its mutant (two compile jobs) and then runs its tests, holding one of the
@@ -123,6 +135,18 @@ done | sort -s -k1,1 | cut -d' ' -f2 |
     xargs -P $(((jobs + 1) / 2)) -I{} bash -c 'generator=($generator_str); build_one "$1" && test_one "$1"' _ {}
 echo "Built and tested in $(($(date +%s) - t0)) s"
 
+# Whether a GPU is usable here at all (the suite's probe, where a build holds it; nvidia-smi
+# otherwise; with neither, assumed, so that no survivor is hidden): without one every GPU test
+# skips, and a mutant whose label also holds a CPU test (a bad-usage case, exit 2) would read as
+# a survivor.
+gpu=1
+probe=$(ls "$work"/*/common/tutorial_gpu_probe 2>/dev/null | head -1)
+if [[ -n $probe ]]; then
+    "$probe" >/dev/null 2>&1
+    [[ $? -eq 77 ]] && gpu=0
+elif command -v nvidia-smi >/dev/null 2>&1 && ! nvidia-smi -L >/dev/null 2>&1; then
+    gpu=0
+fi
 report="$bin/mutants.csv"
 echo "chapter,mutant,label,caught_by,seconds,description" >"$report"
 caught=0
@@ -142,11 +166,12 @@ for name in "${names[@]}"; do
         by=$(grep -oE '[0-9]+ - [^ ]+ \((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception|Child aborted|Bus error|ILLEGAL)\)' \
             "$log" | awk '{print $3}' | tr '\n' ' ' | sed 's/ $//')
     fi
-    if [[ -z $by && -f $log ]] && ! grep -qE 'Test +#[0-9]+: .* Passed' "$log" &&
-        grep -qE '\*\*\*Skipped' "$log"; then
-        # Every test of its label skipped (77): this machine cannot run them (a mutant of the
-        # several-GPU code on one GPU). Named, not counted either way.
-        by="NOT CHECKABLE HERE (every test skipped)"
+    if [[ -z $by && -f $log ]] && grep -qE '\*\*\*Skipped' "$log" &&
+        { [[ $gpu -eq 0 ]] || ! grep -qE 'Test +#[0-9]+: .* Passed' "$log"; }; then
+        # Every test of its label skipped (77), or every GPU test where there is no GPU: this
+        # machine cannot run them (a mutant of the several-GPU code on one GPU). Named, not
+        # counted either way.
+        by="NOT CHECKABLE HERE (every $([[ $gpu -eq 0 ]] && echo GPU\ )test skipped)"
         unchecked+=("$name")
         printf '%-36s %s\n' "$name" "$by"
     elif [[ -n $by && $by != BUILD* && $by != NO\ TEST* ]]; then
@@ -162,3 +187,7 @@ done
 echo "===== Mutants: $caught of ${#names[@]} caught in $(($(date +%s) - t0)) s (report: $report)"
 [[ ${#unchecked[@]} -eq 0 ]] || echo "not checkable on this machine (every test skipped): ${unchecked[*]}"
 [[ ${#survivors[@]} -eq 0 ]] || { echo "not caught: ${survivors[*]}"; exit 1; }
+# Nothing checked at all (no GPU, a driver too old, ...): a skip (77), not a pass.
+[[ ${#names[@]} -gt 0 && ${#unchecked[@]} -eq ${#names[@]} ]] &&
+    { echo "no mutant could be checked here (every test skipped): exit 77"; exit 77; }
+exit 0

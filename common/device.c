@@ -222,7 +222,7 @@ static const tut_device_info *emulated_profile(void)
 }
 
 void tut_no_gpu_reason(int error, const char *error_name, const char *error_text, int driver,
-                       int runtime, char *why, size_t why_len)
+                       int runtime, const char *visible, char *why, size_t why_len)
 {
     if (error == cudaErrorInsufficientDriver && driver > 0 && driver < runtime) {
         snprintf(why, why_len,
@@ -230,6 +230,28 @@ void tut_no_gpu_reason(int error, const char *error_name, const char *error_text
                  "update the driver (cudaGetDeviceCount: %s: %s)",
                  driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10,
                  error_name, error_text);
+    } else if (error == cudaErrorSystemNotReady || error == cudaErrorSystemDriverMismatch ||
+               error == cudaErrorCompatNotSupportedOnDevice ||
+               error == cudaErrorMpsConnectionFailed) {
+        /* A GPU and a driver are there, but CUDA cannot start: say which, not "none found". */
+        const char *what =
+            error == cudaErrorSystemNotReady
+                ? "the GPUs are not ready (on an NVSwitch machine: start nvidia-fabricmanager)"
+            : error == cudaErrorSystemDriverMismatch
+                ? "the NVIDIA driver's kernel module and its library differ (updated without a "
+                  "reboot?): reboot, or reinstall the driver"
+            : error == cudaErrorCompatNotSupportedOnDevice
+                ? "the CUDA forward-compatibility library in use does not support this GPU: "
+                  "update the driver instead"
+                : "the MPS daemon set up for this GPU does not answer: start it, or unset "
+                  "CUDA_MPS_PIPE_DIRECTORY";
+        snprintf(why, why_len, "%s (cudaGetDeviceCount: %s: %s)", what, error_name, error_text);
+    } else if (error == cudaErrorNoDevice && visible) {
+        /* The GPUs may be there, hidden: CUDA_VISIBLE_DEVICES lists none that exists. */
+        snprintf(why, why_len,
+                 "no CUDA GPU or driver found (cudaGetDeviceCount: %s: %s; "
+                 "CUDA_VISIBLE_DEVICES=\"%s\" hides every GPU it does not name)",
+                 error_name, error_text, visible);
     } else if (error != 0) {
         snprintf(why, why_len, "no CUDA GPU or driver found (cudaGetDeviceCount: %s: %s)",
                  error_name, error_text);
@@ -250,8 +272,8 @@ int tut_device_count(char *why, size_t why_len)
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    tut_no_gpu_reason(err, cudaGetErrorName(err), cudaGetErrorString(err), driver, runtime, why,
-                      why_len);
+    tut_no_gpu_reason(err, cudaGetErrorName(err), cudaGetErrorString(err), driver, runtime,
+                      getenv("CUDA_VISIBLE_DEVICES"), why, why_len);
     cudaGetLastError(); /* clear it, so later calls do not see it */
     return 0;
 }

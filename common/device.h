@@ -76,9 +76,12 @@ int tut_device_count(char *why, size_t why_len);
 
 /* The reason tut_device_count gives, from what the runtime said: error is cudaGetDeviceCount's
  * cudaError_t (0 when it found no device), driver and runtime are cudaDriverGetVersion's (0 when
- * no driver is installed) and cudaRuntimeGetVersion's. Pure: the CPU tests call it. */
+ * no driver is installed) and cudaRuntimeGetVersion's, visible is CUDA_VISIBLE_DEVICES (NULL when
+ * unset; named after "no device", as it may hide them all). A GPU and driver that CUDA cannot
+ * start (system not ready, kernel module and library differ, forward compatibility refused, MPS
+ * not answering) are named as such. Pure: the CPU tests call it. */
 void tut_no_gpu_reason(int error, const char *error_name, const char *error_text, int driver,
-                       int runtime, char *why, size_t why_len);
+                       int runtime, const char *visible, char *why, size_t why_len);
 
 /* Finds and selects a device, prints one line about it, returns its id; exits 77 if none. */
 int tut_select_device(unsigned needs);

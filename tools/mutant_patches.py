@@ -10,9 +10,11 @@ The sources a reader opens stay clean.
 
   tools/mutant_patches.py refresh [NAME...]
         rewrites each patch (all, or those named) against the current sources: the patch is
-        applied with `patch --fuzz=3` to a scratch copy of its files and diffed again, so a
-        patch whose context moved (an edit near the bug) applies cleanly again. Fails, naming
-        the patch, where the bug's own lines changed: write that mutant again.
+        applied with `patch --fuzz=2` to a scratch copy of its files and diffed again, so a
+        patch whose context moved (an edit near the bug) applies cleanly again; where fuzz was
+        needed it prints the new hunks, to be read against the mutant's description. Fails,
+        naming the patch, where the bug's own lines or the lines right beside them changed:
+        write that mutant again.
   tools/mutant_patches.py from-ifdef [--strip] [NAME...]
         makes the patches from #ifdef TUT_MUTANT_<NAME> blocks in the sources (how the mutants
         were once written): the patch is the source as compiled with -DTUT_MUTANT_<NAME>, less
@@ -200,6 +202,9 @@ def patch_files(text):
 
 
 def refresh(names):
+    if not shutil.which("patch"):
+        print("refresh needs GNU patch (its --fuzz): install it (apt-get install patch)")
+        return 1
     status = 0
     for chapter, name, cmake_file, description in declared():
         if names and name not in names:
@@ -217,13 +222,17 @@ def refresh(names):
             for rel in files:
                 os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
                 shutil.copyfile(os.path.join(ROOT, chapter, rel), os.path.join(tmp, rel))
-            run = subprocess.run(["patch", "-p1", "--batch", "--forward", "--fuzz=3",
+            # Fuzz 2 at most: the context line next to the bug on each side must still match.
+            # With 3 (no context at all) a hunk that removes a bare `__syncthreads();` lands on
+            # the nearest other one, a different bug under the same description.
+            run = subprocess.run(["patch", "-p1", "--batch", "--forward", "--fuzz=2",
                                   "--no-backup-if-mismatch", "-r", "-", "-i", path],
                                  cwd=tmp, capture_output=True, text=True)
             if run.returncode != 0:
                 print(f"{name}: does not apply, even with fuzz: write it again\n{run.stdout}")
                 status = 1
                 continue
+            fuzzed = "with fuzz" in run.stdout
             pairs = {rel: (open(os.path.join(ROOT, chapter, rel)).read(),
                            open(os.path.join(tmp, rel)).read()) for rel in files}
         diff = unified(chapter, pairs)
@@ -232,6 +241,11 @@ def refresh(names):
             with open(path, "w") as f:
                 f.write(new)
             print(f"{os.path.relpath(path, ROOT)}: refreshed")
+            if fuzzed:
+                # Context around the bug changed: say where the hunks landed, to be read against
+                # the description before the patch is committed.
+                print(f"  applied with fuzz: check that this is still \"{description}\":\n"
+                      + "".join(f"    {line}\n" for line in diff.splitlines()))
     return status
 
 

@@ -7,13 +7,29 @@
 Prints each page's words and numbers linked to CSV files, counted as the docs check
 (common/tests/docs_check.c) counts them for its lesson-page budget (at most 1,800 words and 8
 numbers): words are everything outside ``` fences (tables, headings, inline code and link text
-included; a link's address and title are not words), a word being a run of non-blank characters
+included; a link's address and title are not words, a title may hold parentheses, nothing in
+inline code is a link), a word being a run of non-blank characters
 that holds a letter or digit; numbers are the links the check verifies against a CSV (an address
 ending in .csv, then a title). --compare also runs `docs_check --count` on the same pages and
 exits 1 unless the two counts agree line for line (the ctest test docs.count_agrees)."""
 import re
 import subprocess
 import sys
+
+
+def link_end(text, paren):
+    """The ')' that ends the link whose address starts at paren (just after "]("), -1 if none:
+    the first ')' after the address, or after a quoted title's closing quote (a title may hold
+    parentheses)."""
+    end, space = text.find(")", paren), text.find(" ", paren)
+    if end < 0 or space < 0 or space > end:
+        return end
+    q1 = space
+    while q1 < len(text) and text[q1] == " ":
+        q1 += 1
+    q2 = text.find('"', q1 + 1) if text[q1:q1 + 1] == '"' else -1
+    after = text.find(")", q2 + 1) if q2 >= 0 else -1
+    return after if after >= 0 else end
 
 
 def words(text):
@@ -23,8 +39,23 @@ def words(text):
             fence = not fence
         elif not fence:
             prose.append(line)
-    body = re.sub(r"\]\([^)]*\)", "]", "\n".join(prose))
-    return sum(1 for w in body.split() if re.search(r"[A-Za-z0-9]", w))
+    prose = "\n".join(prose)
+    # "](address "title")" reads "]"; inline code (one backtick to the next) is no link.
+    body, r = [], 0
+    while r < len(prose):
+        c = prose[r]
+        body.append(c)
+        if c == "`":
+            tick = prose.find("`", r + 1)
+            if tick >= 0:
+                body.append(prose[r + 1:tick + 1])
+                r = tick
+        elif c == "]" and prose[r + 1:r + 2] == "(":
+            close = link_end(prose, r + 2)
+            if close >= 0:
+                r = close
+        r += 1
+    return sum(1 for w in "".join(body).split() if re.search(r"[A-Za-z0-9]", w))
 
 
 def numbers(text):
@@ -44,7 +75,7 @@ def numbers(text):
         if close < 0 or text[close + 1:close + 2] != "(" or "[" in text[p:close]:
             continue
         paren = close + 2
-        end, space = text.find(")", paren), text.find(" ", paren)
+        end, space = link_end(text, paren), text.find(" ", paren)
         if end < 0 or space < 0 or space > end or space - paren < 4:
             continue
         if text[space - 4:space] != ".csv":

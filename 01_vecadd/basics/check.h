@@ -59,6 +59,9 @@ static void skip_without_gpu(void)
                cudaGetErrorName(err), cudaGetErrorString(err));
     else
         printf("SKIPPED: no CUDA GPU or driver found (cudaGetDeviceCount: no devices)\n");
+    if (err == cudaErrorNoDevice && getenv("CUDA_VISIBLE_DEVICES")) /* GPUs there, but hidden? */
+        printf("  CUDA_VISIBLE_DEVICES=\"%s\" hides every GPU it does not name\n",
+               getenv("CUDA_VISIBLE_DEVICES"));
     exit(77);
 }
 

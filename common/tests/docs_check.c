@@ -4,7 +4,8 @@
  *   docs_check [--budget | --no-budget] README.md docs/*.md
  *
  * A measured number is written as a Markdown link to the CSV that holds it, with the row and the
- * column in the link's title:
+ * column in the link's title, in double quotes (it may hold parentheses; a title in other quotes
+ * fails, as its number would go unchecked):
  *
  *   [4090 GB/s](results/01_vecadd/bandwidth.csv "kernel=float4, n=268435456: GBps")
  *
@@ -303,6 +304,23 @@ static void check_target(const char *md, int line, const char *dir, const char *
 /* Paths that lead out of the repository, which a reader of the docs does not have. */
 static const char *const outside[] = {"shared/reference", "../shared", "/work/", "the issue's"};
 
+/* The ')' that ends the link whose address starts at `paren` (just after "]("), NULL if none:
+ * the first ')' after the address, or, when a quoted title follows the address, the first one
+ * after the title's closing quote (a title may hold parentheses: "... (best chunk): ratio"). */
+static const char *link_end(const char *paren)
+{
+    const char *end = strchr(paren, ')');
+    const char *space = strchr(paren, ' ');
+    if (!end || !space || space > end)
+        return end;
+    const char *q1 = space;
+    while (*q1 == ' ')
+        q1++;
+    const char *q2 = *q1 == '"' ? strchr(q1 + 1, '"') : NULL;
+    const char *after = q2 ? strchr(q2 + 1, ')') : NULL;
+    return after ? after : end;
+}
+
 /* Reads a page's links: counts its numbers linked to CSV files (page_numbers) and, when `verify`,
  * checks each against its CSV, and every other link and path. */
 static void check_markdown(const char *md, int verify)
@@ -347,7 +365,7 @@ static void check_markdown(const char *md, int verify)
         if (inner) /* "[0, 1) ... [text](...)": the link starts at the last '[' */
             continue;
         char *paren = close + 2;
-        char *end = strchr(paren, ')');
+        char *end = (char *)link_end(paren);
         char *space = strchr(paren, ' ');
         if (!end)
             continue;
@@ -358,8 +376,17 @@ static void check_markdown(const char *md, int verify)
         }
         char *q1 = strchr(space, '"');
         char *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
-        if (!q1 || !q2 || q2 > end)
+        if (!q1 || !q2 || q2 > end) {
+            /* A title the check cannot read ('single quotes', (parentheses)): the number would
+             * go unchecked. */
+            if (verify) {
+                char link_text[512];
+                snprintf(link_text, sizeof link_text, "%.*s", (int)(close - p - 1), p + 1);
+                fail(md, line, link_text, "a link to a CSV file with a title: write the title "
+                     "in double quotes, \"column=value: column\", so that the number is checked");
+            }
             continue;
+        }
         page_numbers++;
         if (!verify)
             continue;
@@ -824,8 +851,9 @@ static int blank_at(const char *p)
 /* The plain word count of a page: everything outside ``` fences (a line whose first non-blank
  * characters are ``` opens or closes one, and is not counted), tables, headings, inline code and
  * link text included; "[text](address "title")" is read as "[text]" (the address and title are
- * no words; the text after the ')' joins the ']', as "[GB/s](x)." reads "[GB/s]."). A word: a
- * run of non-blanks holding an ASCII letter or digit. */
+ * no words, a title may hold ')'; the text after the ')' joins the ']', as "[GB/s](x)." reads
+ * "[GB/s]."; inside inline code nothing is a link). A word: a run of non-blanks holding an ASCII
+ * letter or digit. */
 static int count_words(const char *text)
 {
     const size_t n = strlen(text);
@@ -851,12 +879,21 @@ static int count_words(const char *text)
         line += line[0] == '\r' && line[1] == '\n' ? 2 : line[0] ? 1 : 0;
     }
     prose[k] = '\0';
-    /* "](address)" becomes "]": up to the first ')', across lines too. */
+    /* "](address "title")" becomes "]" (link_end: across lines too); inline code, from one
+     * backtick to the next, is kept whole: Numba's `f[blocks, threads](a, b)` is no link. */
     size_t w = 0;
     for (size_t r = 0; r < k; r++) {
         prose[w++] = prose[r];
-        if (prose[r] == ']' && prose[r + 1] == '(') {
-            const char *close = strchr(prose + r + 2, ')');
+        if (prose[r] == '`') {
+            const char *tick = strchr(prose + r + 1, '`');
+            if (tick) {
+                const size_t to = (size_t)(tick - prose);
+                memmove(prose + w, prose + r + 1, to - r);
+                w += to - r;
+                r = to;
+            }
+        } else if (prose[r] == ']' && prose[r + 1] == '(') {
+            const char *close = link_end(prose + r + 2);
             if (close)
                 r = (size_t)(close - prose);
         }

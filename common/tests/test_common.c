@@ -282,24 +282,43 @@ static void test_device(void)
                strncmp(why, "the driver (CUDA ", 17) == 0 || strstr(why, "compute capability"));
     }
     /* The reasons, from made-up answers of the runtime: no driver installed (version 0), a
-     * driver older than the runtime, no device. */
+     * driver older than the runtime, no device, no device with CUDA_VISIBLE_DEVICES set (it
+     * may hide them), a driver whose kernel module and library differ and a system not ready
+     * (a GPU and a driver are there). */
     tut_no_gpu_reason(cudaErrorInsufficientDriver, "cudaErrorInsufficientDriver",
                       "CUDA driver version is insufficient for CUDA runtime version", 0, 13000,
-                      why, sizeof why);
+                      NULL, why, sizeof why);
     printf("  no driver: %s\n", why);
     EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: "
                        "cudaErrorInsufficientDriver: CUDA driver version is insufficient for "
                        "CUDA runtime version)") == 0);
     tut_no_gpu_reason(cudaErrorInsufficientDriver, "cudaErrorInsufficientDriver", "insufficient",
-                      12020, 13000, why, sizeof why);
+                      12020, 13000, NULL, why, sizeof why);
     printf("  old driver: %s\n", why);
     EXPECT(strncmp(why, "the driver (CUDA 12.2) is older than this toolkit's runtime (CUDA 13.0): "
                         "update the driver", 90) == 0);
     tut_no_gpu_reason(cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected",
-                      13000, 13000, why, sizeof why);
+                      13000, 13000, NULL, why, sizeof why);
     EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: cudaErrorNoDevice: no "
                        "CUDA-capable device is detected)") == 0);
-    tut_no_gpu_reason(0, "cudaSuccess", "no error", 13000, 13000, why, sizeof why);
+    tut_no_gpu_reason(cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected",
+                      13000, 13000, "-1", why, sizeof why);
+    printf("  hidden: %s\n", why);
+    EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: cudaErrorNoDevice: no "
+                       "CUDA-capable device is detected; CUDA_VISIBLE_DEVICES=\"-1\" hides every "
+                       "GPU it does not name)") == 0);
+    tut_no_gpu_reason(cudaErrorSystemDriverMismatch, "cudaErrorSystemDriverMismatch",
+                      "system has unsupported display driver / cuda driver combination", 13000,
+                      13000, NULL, why, sizeof why);
+    printf("  mismatch: %s\n", why);
+    EXPECT(strncmp(why, "the NVIDIA driver's kernel module and its library differ", 56) == 0);
+    tut_no_gpu_reason(cudaErrorSystemNotReady, "cudaErrorSystemNotReady",
+                      "system not yet initialized", 13000, 13000, NULL, why, sizeof why);
+    printf("  not ready: %s\n", why);
+    EXPECT(strncmp(why, "the GPUs are not ready (on an NVSwitch machine: start "
+                        "nvidia-fabricmanager) (cudaGetDeviceCount: cudaErrorSystemNotReady: "
+                        "system not yet initialized)", 200) == 0);
+    tut_no_gpu_reason(0, "cudaSuccess", "no error", 13000, 13000, NULL, why, sizeof why);
     EXPECT(strcmp(why, "no CUDA GPU or driver found (cudaGetDeviceCount: no devices)") == 0);
 }
 
