@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include "capture.h"
 #include "tutorial.h"
 
 /* How long a launcher's stream is held before its inputs arrive: far longer than a launch takes
@@ -161,9 +162,49 @@ static int check_array(const tut_array_job *job, const arrays_run *r, int k)
     return ok;
 }
 
+/* A launcher's call once more, recorded by stream capture on a stream of the harness (nothing
+ * runs): its work must be queued on the stream it is given. A launcher that waits on the host
+ * (cudaDeviceSynchronize) and then launches on the default stream gets the late inputs, so the
+ * values pass; here the stream it was given holds nothing, and the host wait stops the capture
+ * with an error. n = 0: nothing to queue. */
+typedef struct {
+    const tut_array_job *job;
+    const tut_arrays *s;
+    cudaStream_t stream;
+} launcher_call;
+
+static void issue_launcher(void *arg)
+{
+    const launcher_call *c = (const launcher_call *)arg;
+    const tut_launch how = {0, 0, c->stream};
+    c->job->run(c->s, how, c->job->ctx);
+}
+
+static int launcher_on_its_stream(const tut_array_job *job, const arrays_run *r)
+{
+    if (r->s.n == 0)
+        return 1;
+    printf("%s: n = %zu, the launcher's call recorded by stream capture (a host wait inside it "
+           "stops the capture with an error)\n", job->label, r->s.n);
+    fflush(stdout);
+    launcher_call call = {job, &r->s, NULL};
+    CUDA_CHECK(cudaStreamCreateWithFlags(&call.stream, cudaStreamNonBlocking));
+    tut_graph graph;
+    tut_capture_each(&call.stream, 1, issue_launcher, &call, &graph);
+    const size_t nodes = graph.count;
+    tut_graph_free(&graph);
+    CUDA_CHECK(cudaDeviceSynchronize()); /* work queued on another stream ran for real */
+    CUDA_CHECK(cudaStreamDestroy(call.stream));
+    if (nodes == 0)
+        printf("  %s queued nothing on the stream it was given (n = %zu): its kernel went to "
+               "another stream (the default one?), which orders nothing after the caller's "
+               "work on that stream\n", job->label, r->s.n);
+    return nodes > 0;
+}
+
 /* Runs the code once on r's arrays: a kernel on blocks x threads on the legacy stream, or the
- * launcher on a stream held until the inputs arrive. Then reads every written array back and
- * checks it. */
+ * launcher on a stream held until the inputs arrive (then its call recorded, above). Then reads
+ * every written array back and checks it. */
 static int run_and_check(tut_grader *g, const tut_array_job *job, arrays_run *r,
                          unsigned blocks, unsigned threads)
 {
@@ -197,6 +238,8 @@ static int run_and_check(tut_grader *g, const tut_array_job *job, arrays_run *r,
         CUDA_CHECK(cudaMemcpy(r->got[k], r->base[k], bytes, cudaMemcpyDeviceToHost));
         ok = check_array(job, r, k) && ok;
     }
+    if (ok && launcher)
+        ok = launcher_on_its_stream(job, r);
     if (ok && job->structure)
         ok = job->structure(g, &r->s, job->ctx);
     return ok;

@@ -30,7 +30,11 @@
  *    created (cudaStreamNonBlocking), and how.blocks = how.threads = 0. The inputs arrive on
  *    that stream late: a kernel of the harness holds the stream for a few milliseconds, then
  *    writes the inputs (until then they hold the poison). A launcher that launches on another
- *    stream (the default one, a stream of its own) reads the poison, and fails.
+ *    stream (the default one, a stream of its own) reads the poison, and fails. Once the values
+ *    pass, the call is recorded by stream capture (common/capture.h) on a fresh stream, for
+ *    n > 0: it must queue something there, so a launcher that waits on the host before
+ *    launching elsewhere fails too (the wait stops the capture with an error; a launch on the
+ *    default stream leaves the stream empty).
  * Where the order of calls is the lesson (which stream waits for which), a grader adds its own
  * check of the structure in job.structure, run after the values passed (for example on a graph
  * recorded by stream capture of the same run() call).

@@ -5,9 +5,10 @@
  *   primes    2 .. 7 parts on GPU 0, a prime n;
  *   few       more parts than elements (n < parts: some parts get none), and n = 1;
  *   late      parts start late (a kernel spins on their streams first), in several orders:
- *             every part but the first, each part alone (the last first), a drawn part latest:
- *             a combine that does not wait for every part reads poisoned partials (the lesson),
- *             whichever parts it waits for;
+ *             every part but the first, each part alone (the last first, part 0 too: a combine
+ *             on a stream of its own must wait for part 0 as for the others), a drawn part
+ *             latest: a combine that does not wait for every part reads poisoned partials (the
+ *             lesson), whichever parts it waits for;
  *   boundaries  the split's edges by design (tut_boundary_sizes over the part count): n = 1,
  *             n below the parts (some left empty), n = parts and parts +/- 1, 2 parts +/- 1,
  *             every residue, primes, for 2, 5 and SPLIT_MAX_PARTS parts on GPU 0;
@@ -211,25 +212,24 @@ static int case_few(tut_grader *g)
 }
 
 /* The parts late in several orders, so that a combine that waits for any subset of the parts
- * (the last one only, the first few) reads a part it did not wait for before that part has
- * written it: every part but the first late; then each part alone late, the last first; then a
- * drawn part latest, the others late by drawn shorter times. */
+ * (the last one only, the first few, all but part 0 from a stream other than part 0's) reads a
+ * part it did not wait for before that part has written it: every part but the first late; then
+ * each part alone late, the last first and part 0 last; then a drawn part latest, the others
+ * late by drawn shorter times. */
 static int grade_late_orders(tut_grader *g, size_t n, int parts, const int *device)
 {
     double late_ms[SPLIT_MAX_PARTS] = {0.0};
     for (int k = 0; k < parts; ++k)
         late_ms[k] = k > 0 ? LATE_MS : 0.0;
     int ok = grade(g, n, parts, device, late_ms);
-    for (int alone = parts - 1; alone >= 1; --alone) {
+    for (int alone = parts - 1; alone >= 0; --alone) {
         for (int k = 0; k < parts; ++k)
             late_ms[k] = k == alone ? LATE_MS : 0.0;
         ok &= grade(g, n, parts, device, late_ms);
     }
-    const int latest = 1 + (int)tut_rng_below(&g->rng, (uint64_t)(parts - 1));
+    const int latest = (int)tut_rng_below(&g->rng, (uint64_t)parts);
     for (int k = 0; k < parts; ++k)
-        late_ms[k] = k == latest ? LATE_MS
-                     : k == 0    ? 0.0
-                                 : 0.25 * LATE_MS * tut_rng_uniform(&g->rng);
+        late_ms[k] = k == latest ? LATE_MS : 0.25 * LATE_MS * tut_rng_uniform(&g->rng);
     ok &= grade(g, n, parts, device, late_ms);
     return ok;
 }

@@ -102,8 +102,58 @@ static int reads_first(const sass_line *l)
            starts_with(l->opcode, "RED");
 }
 
+/* The operands after the first (what an instruction reads), without .reuse flags. */
+static void sources_of(const sass_line *l, char *out, size_t len)
+{
+    const char *p = strchr(l->operands, ',');
+    size_t k = 0;
+    for (p = p ? p : ""; *p && k + 1 < len; ++p) {
+        if (strncmp(p, ".reuse", 6) == 0)
+            p += 5;
+        else if (*p != ' ')
+            out[k++] = *p;
+    }
+    out[k] = '\0';
+}
+
+/* 1 if line i sign-extends the same register as an earlier line k whose value was tested,
+ * with that register not written in between: the same value again (a vectorised loop extends
+ * each byte of a word once for its test and once more for its use). Loads are not matched:
+ * memory may change between two loads. */
+static int same_as_tested(const scan_state *s, int i, const unsigned char *tested)
+{
+    const sass_line *def = &s->lines[i];
+    if (starts_with(def->opcode, "LD"))
+        return 0;
+    char mine[160], source[32];
+    sources_of(def, mine, sizeof mine);
+    operand(def->operands, 1, source, sizeof source);
+    source[strcspn(source, ". ")] = '\0';
+    if (source[0] != 'R' || strcmp(source, "RZ") == 0)
+        return 0;
+    for (int k = i - 1; k >= 0; --k) {
+        const sass_line *l = &s->lines[k];
+        char first[32], theirs[160];
+        operand(l->operands, 0, first, sizeof first);
+        first[strcspn(first, ". ")] = '\0';
+        if (tested[k] && strcmp(l->opcode, def->opcode) == 0) {
+            sources_of(l, theirs, sizeof theirs);
+            if (strcmp(theirs, mine) == 0)
+                return 1;
+        }
+        if (!reads_first(l) && strcmp(first, source) == 0)
+            return 0; /* the register was written: another value */
+    }
+    return 0;
+}
+
 static void check_function(scan_state *s)
 {
+    unsigned char *was_tested = (unsigned char *)calloc(s->count ? (size_t)s->count : 1, 1);
+    if (!was_tested) {
+        fprintf(stderr, "byte_sign: out of memory\n");
+        exit(2);
+    }
     for (int i = 0; i < s->count && !s->wrong; ++i) {
         const sass_line *def = &s->lines[i];
         if (!sign_extends_byte(def))
@@ -114,21 +164,39 @@ static void check_function(scan_state *s)
             continue;
         reg[strcspn(reg, ". ")] = '\0';
         ++s->signed_bytes;
-        int tested = 0, used = 0;
-        for (int j = i + 1; j < s->count && !tested; ++j) {
+        /* The registers holding the value: reg, and its plain copies (MOV, IMAD.MOV) until
+         * each is written again. */
+        char held[8][32];
+        int holders = 1;
+        snprintf(held[0], sizeof held[0], "%s", reg);
+        int tested = same_as_tested(s, i, was_tested), used = 0;
+        for (int j = i + 1; j < s->count && !tested && holders > 0; ++j) {
             const sass_line *l = &s->lines[j];
             char first[32];
             operand(l->operands, 0, first, sizeof first);
-            if (reads(l->operands, reg, reads_first(l))) {
+            const int move = strcmp(l->opcode, "MOV") == 0 || starts_with(l->opcode, "IMAD.MOV");
+            int read = 0;
+            for (int h = 0; h < holders; ++h)
+                read |= reads(l->operands, held[h], reads_first(l));
+            if (read) {
                 if (is_predicate(first))
                     tested = 1;
-                else
+                else if (!move)
                     used = 1;
             }
             first[strcspn(first, ". ")] = '\0';
-            if (!reads_first(l) && !is_predicate(first) && strcmp(first, reg) == 0)
-                break; /* written again: the byte's value is gone */
+            if (reads_first(l) || is_predicate(first))
+                continue;
+            for (int h = 0; h < holders; ++h)
+                if (strcmp(first, held[h]) == 0) { /* written again: that copy is gone */
+                    snprintf(held[h], sizeof held[h], "%s", held[holders - 1]);
+                    --holders;
+                    break;
+                }
+            if (read && move && first[0] == 'R' && holders < 8)
+                snprintf(held[holders++], sizeof held[0], "%s", first);
         }
+        was_tested[i] = (unsigned char)tested;
         if (!tested && used) {
             s->wrong = 1;
             snprintf(s->why, s->why_len, "%s, %s: the byte loaded by %s is sign-extended (read "
@@ -137,6 +205,7 @@ static void check_function(scan_state *s)
                      "unsigned char)", s->arch[0] ? s->arch : "SASS", s->function, def->text);
         }
     }
+    free(was_tested);
     s->count = 0;
 }
 

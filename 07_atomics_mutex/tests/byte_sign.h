@@ -14,9 +14,12 @@
  *   `if (c < TEXT_BINS)` on an unsigned char compiles to a signed load and a test of its sign;
  *   on a char, the same test is always true, and the compiler drops it.
  *
- * The check follows the listing in order, not the branches; a sign test made on a copy of the
- * register (MOV first) is not seen. Reading the bytes as unsigned char, as the exercise's
- * header asks, always passes. */
+ * The check follows the listing in order, not the branches. A test of a plain copy of the
+ * register (MOV, IMAD.MOV) counts, and so does a test of an earlier extension of the same
+ * register (a loop over the four bytes of a word extends each byte once for its test and once
+ * more for its use). Reading the bytes as unsigned char, as the exercise's header asks, passes
+ * (checked on sm_75 to sm_120 with nvcc 13.0, byte by byte or four bytes a load); code built
+ * with -G does not: it extends the byte before its test on a path the check cannot follow. */
 #ifndef ATOMICS_BYTE_SIGN_H
 #define ATOMICS_BYTE_SIGN_H
 

@@ -60,6 +60,11 @@ static void test_listings(void)
     expect_listing("histogram_ok_75.sass", BYTE_SIGN_OK, NULL);
     expect_listing("histogram_signed_90.sass", BYTE_SIGN_WRONG, "LDG.E.S8");
     expect_listing("histogram_signed_75.sass", BYTE_SIGN_WRONG, "no test of its sign");
+    /* Four bytes a load (uchar4): each byte sign-extended once for its test and once more for
+     * its use, the test sometimes on a copy (IMAD.MOV): the same value, tested. */
+    expect_listing("histogram_uchar4_90.sass", BYTE_SIGN_OK, "each tested for its sign");
+    expect_listing("histogram_uchar4_75.sass", BYTE_SIGN_OK, "each tested for its sign");
+    expect_listing("histogram_signed4_90.sass", BYTE_SIGN_WRONG, "no test of its sign");
 }
 
 /* common/own_sass.h's count, which ex01.2's vector_loads uses, on the same listings. */
