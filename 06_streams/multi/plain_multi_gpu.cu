@@ -64,9 +64,8 @@ int main(int argc, char **argv)
         cpu_abs += fabs((double)x[i] * y[i]);
     }
     cudaStream_t stream[MAX_GPUS];
-    for (int g = 0; g < gpus; g++) { /* GPU g: [first, first + count), count 0 if n < gpus */
-        const long long first = n * g / gpus, count = n * (g + 1) / gpus - first;
-        const size_t bytes = count * sizeof(float);
+    for (int g = 0; g < gpus; g++) { /* first every GPU's stream and memory: an allocation may */
+        const long long count = n * (g + 1) / gpus - n * g / gpus; /* wait for queued work */
         cudaDeviceProp prop;
         CHECK(cudaSetDevice(g)); /* from here on, every call below works on GPU g */
         CHECK(cudaGetDeviceProperties(&prop, g));
@@ -76,6 +75,11 @@ int main(int argc, char **argv)
         CHECK(cudaMalloc(&d_y[g], (count + 1) * sizeof(float)));
         CHECK(cudaMalloc(&d_partial[g], blocks[g] * sizeof(double)));
         CHECK(cudaMallocHost(&partial[g], blocks[g] * sizeof(double)));
+    }
+    for (int g = 0; g < gpus; g++) { /* GPU g: [first, first + count), count 0 if n < gpus */
+        const long long first = n * g / gpus, count = n * (g + 1) / gpus - first;
+        const size_t bytes = count * sizeof(float);
+        CHECK(cudaSetDevice(g));
         CHECK(cudaMemcpyAsync(d_x[g], x + first, bytes, cudaMemcpyHostToDevice, stream[g]));
         CHECK(cudaMemcpyAsync(d_y[g], y + first, bytes, cudaMemcpyHostToDevice, stream[g]));
         partial_dot_kernel<<<blocks[g], THREADS, 0, stream[g]>>>(d_x[g], d_y[g], count,
