@@ -359,15 +359,25 @@ static void time_code(void *arg)
     LAUNCH_CHECK();
 }
 
+/* The copy the speed is measured against: array 0 into the first array the kernel writes, n
+ * elements of the smaller of their two types (arrays of different types hold n elements each).
+ * Returns the bytes per element; *out gets the array copied into. */
+static size_t copy_element_size(const tut_array_job *job, int *out)
+{
+    *out = 0;
+    while (*out < job->array_count - 1 && job->arrays[*out].role == TUT_ARRAY_IN)
+        ++*out;
+    const size_t in_size = type_size(job->arrays[0].type),
+                 out_size = type_size(job->arrays[*out].type);
+    return in_size < out_size ? in_size : out_size;
+}
+
 static void time_copy(void *arg)
 {
     const speed_run *s = (const speed_run *)arg;
-    const tut_array_job *job = s->job;
-    int out = 0;
-    while (out < job->array_count - 1 && job->arrays[out].role == TUT_ARRAY_IN)
-        ++out;
-    CUDA_CHECK(cudaMemcpyAsync(s->r->s.dev[out], s->r->s.dev[0],
-                               s->r->s.n * type_size(job->arrays[0].type),
+    int out;
+    const size_t size = copy_element_size(s->job, &out);
+    CUDA_CHECK(cudaMemcpyAsync(s->r->s.dev[out], s->r->s.dev[0], s->r->s.n * size,
                                cudaMemcpyDeviceToDevice, 0));
 }
 
@@ -395,7 +405,8 @@ int tut_array_speed(tut_grader *g, const tut_array_job *job, double bytes_per_el
     if (ok) {
         double code_ms, copy_ms;
         tut_grader_time_pair_unless_far(time_code, &s, time_copy, &s, 30.0, &code_ms, &copy_ms);
-        const double copy_bytes = 2.0 * (double)type_size(job->arrays[0].type);
+        int out;
+        const double copy_bytes = 2.0 * (double)copy_element_size(job, &out);
         ok = tut_grader_speed_verdict(job->label, bytes_per_element * n / code_ms * 1e-6,
                                       "cudaMemcpy", copy_bytes * n / copy_ms * 1e-6, "GB/s", bar);
     }

@@ -19,7 +19,8 @@
  * array the student writes, runs the student's code, then checks every element (bit-exact, or
  * within atol + rtol * |want|; NaN never passes) and that both guard zones still hold the
  * poison: an element nobody writes, one written past the end or before the start, are caught,
- * with the index, the value found and the value expected. An input's allocation ends at its
+ * with the index, the value found and the value expected (for I32 outputs, an unwritten element
+ * whose expected value is -1 is not: the poison and the answer are the same bits). An input's allocation ends at its
  * last element, so that compute-sanitizer's memcheck reports a read past the end.
  *
  * Two ways to run the student's code:
