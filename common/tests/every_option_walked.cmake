@@ -29,10 +29,16 @@ endforeach()
 set(missing)
 set(checked 0)
 foreach(target IN LISTS programs)
-  # A program with no GPU, or one that ignores its arguments, may run or skip: its exit code
-  # says nothing here, only its usage text does.
+  if(NOT EXISTS "${path_${target}}")
+    message(FATAL_ERROR "${target} is not built (${path_${target}}): its options are unknown")
+  endif()
+  # A program that ignores its arguments runs (0) or finds no GPU (77); a plain program with one
+  # argument refuses "--help" with its usage (2). Anything else (a crash) is a failure.
   execute_process(COMMAND "${path_${target}}" --help RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT rc MATCHES "^(0|2|77)$")
+    message(FATAL_ERROR "${target} --help ended with '${rc}':\n${out}${err}")
+  endif()
   set(text "${out}${err}")
   set(numeric)
   if(text MATCHES "\noptions:\n")
