@@ -15,7 +15,7 @@
 # options); its not-a-number and overflow tests replace that value (overflow: 20 nines unless the
 # row gives another). A row whose target this build lacks (a chapter left out) adds nothing.
 #
-# Every executable of the build is a program of the walk except those of `not_programs` below;
+# Every executable of the build is a program of the walk except those `not_programs_regex` names;
 # sizes.every_option_walked fails when a program's usage lists a numeric option that no row
 # refuses and `exempt` does not name. A new program or option: add its rows here.
 function(tutorial_smallest_sizes)
