@@ -13,7 +13,8 @@
  * -lineinfo). CUB or thrust code in it, called or inlined, leaves its traces there: the
  * library's files in the line table (.../cub/warp/warp_scan.cuh) and its functions' names
  * (_ZN3cub..., _ZN6thrust...). The grader's own files may use the library: they are other fat
- * binaries. */
+ * binaries (whole-program compilation, the default; with -rdc the device link would join every
+ * file's code into one). No cuobjdump is needed. */
 #ifndef TUTORIAL_OWN_CODE_H
 #define TUTORIAL_OWN_CODE_H
 
