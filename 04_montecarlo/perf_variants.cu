@@ -4,8 +4,10 @@
  *
  *   montecarlo_perf --check                 every candidate at odd sizes against the default kernel
  *                                           and the exact integral (exit 0 pass, 1 wrong, 77 no GPU)
- *   montecarlo_perf --bench [--samples N] [--reps R]   the table: ms median (min-max), G samples/s,
- *                                           % of Philox alone (median of the per-round ratios)
+ *   montecarlo_perf --bench [--samples N] [--reps R] [--csv FILE] [--only NAME]
+ *                                           the table: ms median (min-max), G samples/s, % of
+ *                                           Philox alone (median of the per-round ratios); --only:
+ *                                           time that candidate alone (for a profiler)
  *
  * The candidates (one template, three switches):
  *   MINB   __launch_bounds__(256, MINB): 0 none (the compiler's choice), 4 (at most 64 registers:
@@ -292,7 +294,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int bench_all(unsigned long long n, int reps, unsigned long long seed, const char *csv)
+static int bench_all(unsigned long long n, int reps, unsigned long long seed, const char *csv,
+                     const char *only)
 {
     if (reps < 1 || reps > 32)
         reps = 3;
@@ -300,6 +303,10 @@ static int bench_all(unsigned long long n, int reps, unsigned long long seed, co
     perf_job jobs[CANDIDATES];
     int ok = 1;
     for (int c = 0; c < CANDIDATES; ++c) {
+        if (only && strcmp(only, candidates[c].name) != 0) {
+            jobs[c].c = NULL; /* not created, not timed */
+            continue;
+        }
         perf_create(&jobs[c], &candidates[c], &p);
         perf_run(&jobs[c]);
         const mc_sums got = mc_read_sums(jobs[c].result, n);
@@ -320,6 +327,10 @@ static int bench_all(unsigned long long n, int reps, unsigned long long seed, co
         ph_ms[r] = t0.median_ms;
         const double ph_gsps = ph_samples / (t0.median_ms * 1e-3) / 1e9;
         for (int c = 0; c < CANDIDATES; ++c) {
+            if (!jobs[c].c) {
+                ms[c][r] = lo[c][r] = hi[c][r] = ratio[c][r] = 0;
+                continue;
+            }
             const tut_timing t = tut_time_gpu_batched(perf_run, &jobs[c], 2, 7, 0);
             ms[c][r] = t.median_ms;
             lo[c][r] = t.min_ms;
@@ -337,6 +348,8 @@ static int bench_all(unsigned long long n, int reps, unsigned long long seed, co
     printf("%-16s %4s %6s %9s %19s %12s %10s %15s\n", "variant", "regs", "blk/SM", "ms",
            "(min-max)", "G samples/s", "% philox", "(min-max)");
     for (int c = 0; c < CANDIDATES; ++c) {
+        if (!jobs[c].c)
+            continue;
         double m[32], rr[32], mn = INFINITY, mx = 0;
         for (int r = 0; r < reps; ++r) {
             m[r] = ms[c][r];
@@ -359,7 +372,8 @@ static int bench_all(unsigned long long n, int reps, unsigned long long seed, co
         fclose(f);
     mc_philox_ceiling_destroy(&ph);
     for (int c = 0; c < CANDIDATES; ++c)
-        perf_destroy(&jobs[c]);
+        if (jobs[c].c)
+            perf_destroy(&jobs[c]);
     return ok;
 }
 
@@ -367,7 +381,7 @@ int main(int argc, char **argv)
 {
     int check = 0, bench = 0, reps = 3;
     unsigned long long n = 1ull << 32, seed = 20240607ull;
-    const char *csv = NULL;
+    const char *csv = NULL, *only = NULL;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--check"))
             check = 1;
@@ -379,9 +393,11 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
         else {
             fprintf(stderr, "usage: montecarlo_perf --check | --bench [--samples N] [--reps R] "
-                            "[--csv FILE]\n");
+                            "[--csv FILE] [--only NAME]\n");
             return 2;
         }
     }
@@ -395,7 +411,7 @@ int main(int argc, char **argv)
     if (check)
         ok &= check_all(seed);
     if (bench)
-        ok &= bench_all(n, reps, seed, csv);
+        ok &= bench_all(n, reps, seed, csv, only);
     printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }
