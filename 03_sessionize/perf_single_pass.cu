@@ -8,7 +8,7 @@
  *                                            against the CPU reference (0 pass, 1 wrong, 77 no GPU)
  *   sessionize_perf --bench [--n N] [--reps R] [--csv FILE]
  *                                            RESULT line: kernel and copy ms median (min-max) over
- *                                            R rounds, GB/s, % of the copy (median of the rounds) */
+ *                                            R rounds, GB/s, % of the copy (median of rounds) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +33,10 @@ static void config_line(int64_t n)
 static int check_one(int64_t n, int shape, uint64_t seed)
 {
     const size_t bytes = (size_t)n * sizeof(int64_t);
-    int64_t *user = (int64_t *)tut_host_alloc(bytes, "user"), *ts = (int64_t *)tut_host_alloc(bytes, "ts");
-    int64_t *want = (int64_t *)tut_host_alloc(bytes, "want"), *got = (int64_t *)tut_host_alloc(bytes, "got");
+    int64_t *user = (int64_t *)tut_host_alloc(bytes, "user");
+    int64_t *ts = (int64_t *)tut_host_alloc(bytes, "ts");
+    int64_t *want = (int64_t *)tut_host_alloc(bytes, "want");
+    int64_t *got = (int64_t *)tut_host_alloc(bytes, "got");
     generate_events(seed, shape, PERF_TIMEOUT, (size_t)n, user, ts);
     sessionize_cpu(user, ts, (size_t)n, PERF_TIMEOUT, want);
     int64_t *d_user = (int64_t *)tut_device_alloc(bytes, "user");
@@ -87,14 +89,17 @@ static int bench(int64_t n, int reps, uint64_t seed, const char *csv)
     if (reps < 1 || reps > 32)
         reps = 3;
     const size_t bytes = (size_t)n * sizeof(int64_t);
-    int64_t *user = (int64_t *)tut_host_alloc(bytes, "user"), *ts = (int64_t *)tut_host_alloc(bytes, "ts");
-    int64_t *want = (int64_t *)tut_host_alloc(bytes, "want"), *got = (int64_t *)tut_host_alloc(bytes, "got");
+    int64_t *user = (int64_t *)tut_host_alloc(bytes, "user");
+    int64_t *ts = (int64_t *)tut_host_alloc(bytes, "ts");
+    int64_t *want = (int64_t *)tut_host_alloc(bytes, "want");
+    int64_t *got = (int64_t *)tut_host_alloc(bytes, "got");
     generate_events(seed, EVENTS_MIXED, PERF_TIMEOUT, (size_t)n, user, ts);
     sessionize_cpu(user, ts, (size_t)n, PERF_TIMEOUT, want);
     /* As the chapter's benchmark: one allocation holds both inputs (ts 16-byte aligned), the
      * copy reads 12 n bytes from it and writes them elsewhere: 24 n bytes, the kernel's. */
     const int64_t ts_offset = n + (n & 1);
-    int64_t *d_events = (int64_t *)tut_device_alloc(2 * (size_t)ts_offset * sizeof(int64_t), "events");
+    int64_t *d_events =
+        (int64_t *)tut_device_alloc(2 * (size_t)ts_offset * sizeof(int64_t), "events");
     int64_t *d_label = (int64_t *)tut_device_alloc(bytes, "labels");
     void *d_copy = tut_device_alloc(bytes + bytes / 2, "copy destination");
     void *d_temp = tut_device_alloc(single_pass_variant.temp_bytes(n), "scratch");
@@ -133,7 +138,8 @@ static int bench(int64_t n, int reps, uint64_t seed, const char *csv)
     printf("RESULT t%d_r%d_m%d limited_by=%s blk/SM=%d n=%" PRId64 " kernel %.4f ms (%.4f-%.4f) "
            "%.0f GB/s | copy %.4f ms (%.4f-%.4f) %.0f GB/s | %.1f%% of copy (%.1f-%.1f) over %d "
            "rounds%s\n", SINGLE_PASS_THREADS, SINGLE_PASS_ROWS, SINGLE_PASS_MIN_BLOCKS,
-           p.limiter, p.blocks_per_sm, n, k_med, k_lo, k_hi, PERF_BYTES_PER_EVENT * n / k_med * 1e-6,
+           p.limiter, p.blocks_per_sm, n, k_med, k_lo, k_hi,
+           PERF_BYTES_PER_EVENT * n / k_med * 1e-6,
            c_med, c_lo, c_hi, PERF_BYTES_PER_EVENT * n / c_med * 1e-6, 100 * r_med, 100 * r_lo,
            100 * r_hi, reps, ok ? "" : " WRONG");
     FILE *f = csv ? fopen(csv, "a") : NULL;

@@ -2,8 +2,9 @@
  * the bare counter: each checked, then timed against "Philox alone" (ceiling.cu) in the same run,
  * interleaved (philox, v1, v2, ..., philox, v1, ...). Not part of the lesson: a measuring tool.
  *
- *   montecarlo_perf --check                 every candidate at odd sizes against the default kernel
- *                                           and the exact integral (exit 0 pass, 1 wrong, 77 no GPU)
+ *   montecarlo_perf --check                 every candidate at odd sizes against the default
+ *                                           kernel and the exact integral (exit 0 pass, 1 wrong,
+ *                                           77 no GPU)
  *   montecarlo_perf --bench [--samples N] [--reps R] [--csv FILE] [--only NAME]
  *                                           the table: ms median (min-max), G samples/s, % of
  *                                           Philox alone (median of the per-round ratios); --only:
@@ -14,8 +15,8 @@
  *          4 blocks/SM), 5 (at most 48), 6 (at most 40). The default kernel holds every integrand
  *          and both generators in one body: 69 registers on sm_90, where this file's copy of the
  *          counter loop alone takes 63 (CUDA 13.0);
- *   LANES  4: four float lanes (the default kernel's order, bit-identical sums); 8: two sets of
- *          four, two calls a trip, one into each (shorter add chains; another summation order);
+ *   LANES  4: four float lanes (the default kernel's order: bit-identical stream sums); 8: two
+ *          sets of four, two calls a trip, one into each (shorter add chains; another order);
  *   FULL   1: a stream of MC_STREAM_SAMPLES takes a loop of a constant trip count (256 calls, no
  *          remainder test), the short last stream the general loop. */
 #include <math.h>
@@ -165,7 +166,7 @@ typedef void (*perf_kernel_fn)(const mc_problem, const perf_keys, double2 *);
 typedef struct {
     const char *name, *what;
     perf_kernel_fn kernel; /* NULL: the default kernel itself (mc_fused_run) */
-    int same_order;        /* sums must equal the default kernel's bit for bit */
+    int same_order;        /* the default kernel's float adds: its sums within 1e-10 */
 } candidate;
 
 static const candidate candidates[] = {
@@ -267,11 +268,12 @@ static int check_all(unsigned long long seed)
             if (c == 0)
                 ref = got;
             int good = isfinite(got.sum) && isfinite(got.sum_sq);
-            if (candidates[c].same_order)
-                good &= got.sum == ref.sum && got.sum_sq == ref.sum_sq;
-            else /* another order of float adds: within 1e-6 relative (1024 floats per stream) */
-                good &= fabs(got.sum - ref.sum) <= 1e-6 * fabs(ref.sum) + 1e-12 &&
-                        fabs(got.sum_sq - ref.sum_sq) <= 1e-6 * fabs(ref.sum_sq) + 1e-12;
+            /* The same float lanes: each stream's pair is bit-identical, but another grid adds
+             * the streams' doubles in another order (positive terms: within streams x 2^-53
+             * relative, 3e-11 at 2^28 samples). Another order of the float adds: 1e-6. */
+            const double tol = candidates[c].same_order ? 1e-10 : 1e-6;
+            good &= fabs(got.sum - ref.sum) <= tol * fabs(ref.sum) &&
+                    fabs(got.sum_sq - ref.sum_sq) <= tol * fabs(ref.sum_sq);
             const mc_result r = mc_finish(&got, p.a, p.b);
             const double sig = mc_sigmas(&r, mc_exact(MC_INV, p.a, p.b));
             if (p.samples >= 1000 && !(sig <= 4.0))
