@@ -8,7 +8,10 @@
  *                                            against the CPU reference (0 pass, 1 wrong, 77 no GPU)
  *   sessionize_perf --bench [--n N] [--reps R] [--csv FILE]
  *                                            RESULT line: kernel and copy ms median (min-max) over
- *                                            R rounds, GB/s, % of the copy (median of rounds) */
+ *                                            R rounds, GB/s, % of the copy (median of rounds)
+ *   --prefetch                               perf_prefetch.cu's kernel instead (the next tile's
+ *                                            loads in flight during this one's scan; blk/SM in
+ *                                            the RESULT line is then the one-pass kernel's) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,11 @@
 
 #define PERF_TIMEOUT 1800 /* seconds: the document's 30 minutes */
 #define PERF_BYTES_PER_EVENT 24.0 /* 16 read + 8 written; the copy moves the same */
+
+extern const session_variant prefetch_variant; /* perf_prefetch.cu */
+/* The kernel measured: 4_single_pass.cu's, or with --prefetch perf_prefetch.cu's. */
+static const session_variant *kernel = &single_pass_variant;
+static const char *kernel_suffix = "";
 
 static void config_line(int64_t n)
 {
@@ -42,12 +50,12 @@ static int check_one(int64_t n, int shape, uint64_t seed)
     int64_t *d_user = (int64_t *)tut_device_alloc(bytes, "user");
     int64_t *d_ts = (int64_t *)tut_device_alloc(bytes, "ts");
     int64_t *d_label = (int64_t *)tut_device_alloc(bytes, "labels");
-    void *d_temp = tut_device_alloc(single_pass_variant.temp_bytes(n), "scratch");
+    void *d_temp = tut_device_alloc(kernel->temp_bytes(n), "scratch");
     CUDA_CHECK(cudaMemcpy(d_user, user, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_ts, ts, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(d_label, 0xFF, bytes)); /* -1: never a valid label */
     const session_job job = {d_user, d_ts, n, PERF_TIMEOUT, d_label, d_temp};
-    single_pass_variant.run(&job);
+    kernel->run(&job);
     CUDA_CHECK(cudaMemcpy(got, d_label, bytes, cudaMemcpyDeviceToHost));
     int64_t bad = -1;
     for (int64_t i = 0; i < n && bad < 0; ++i)
@@ -82,7 +90,7 @@ static int check_all(uint64_t seed)
     return ok;
 }
 
-static void run_kernel(void *arg) { single_pass_variant.run((const session_job *)arg); }
+static void run_kernel(void *arg) { kernel->run((const session_job *)arg); }
 
 static int bench(int64_t n, int reps, uint64_t seed, const char *csv)
 {
@@ -102,12 +110,12 @@ static int bench(int64_t n, int reps, uint64_t seed, const char *csv)
         (int64_t *)tut_device_alloc(2 * (size_t)ts_offset * sizeof(int64_t), "events");
     int64_t *d_label = (int64_t *)tut_device_alloc(bytes, "labels");
     void *d_copy = tut_device_alloc(bytes + bytes / 2, "copy destination");
-    void *d_temp = tut_device_alloc(single_pass_variant.temp_bytes(n), "scratch");
+    void *d_temp = tut_device_alloc(kernel->temp_bytes(n), "scratch");
     CUDA_CHECK(cudaMemcpy(d_events, user, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_events + ts_offset, ts, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(d_label, 0xFF, bytes));
     session_job job = {d_events, d_events + ts_offset, n, PERF_TIMEOUT, d_label, d_temp};
-    single_pass_variant.run(&job);
+    kernel->run(&job);
     CUDA_CHECK(cudaMemcpy(got, d_label, bytes, cudaMemcpyDeviceToHost));
     int ok = memcmp(got, want, bytes) == 0;
     if (!ok)
@@ -135,17 +143,18 @@ static int bench(int64_t n, int reps, uint64_t seed, const char *csv)
         r_hi = ratio[r] > r_hi ? ratio[r] : r_hi;
     }
     const session_launch p = single_pass_plan(n);
-    printf("RESULT t%d_r%d_m%d limited_by=%s blk/SM=%d n=%" PRId64 " kernel %.4f ms (%.4f-%.4f) "
+    printf("RESULT t%d_r%d_m%d%s limited_by=%s blk/SM=%d n=%" PRId64 " kernel %.4f ms (%.4f-%.4f) "
            "%.0f GB/s | copy %.4f ms (%.4f-%.4f) %.0f GB/s | %.1f%% of copy (%.1f-%.1f) over %d "
            "rounds%s\n", SINGLE_PASS_THREADS, SINGLE_PASS_ROWS, SINGLE_PASS_MIN_BLOCKS,
-           p.limiter, p.blocks_per_sm, n, k_med, k_lo, k_hi,
+           kernel_suffix, p.limiter, p.blocks_per_sm, n, k_med, k_lo, k_hi,
            PERF_BYTES_PER_EVENT * n / k_med * 1e-6,
            c_med, c_lo, c_hi, PERF_BYTES_PER_EVENT * n / c_med * 1e-6, 100 * r_med, 100 * r_lo,
            100 * r_hi, reps, ok ? "" : " WRONG");
     FILE *f = csv ? fopen(csv, "a") : NULL;
     if (f) {
-        fprintf(f, "t%d_r%d_m%d,%d,%" PRId64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,%d\n",
-                SINGLE_PASS_THREADS, SINGLE_PASS_ROWS, SINGLE_PASS_MIN_BLOCKS, p.blocks_per_sm, n,
+        fprintf(f, "t%d_r%d_m%d%s,%d,%" PRId64 ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,%d\n",
+                SINGLE_PASS_THREADS, SINGLE_PASS_ROWS, SINGLE_PASS_MIN_BLOCKS, kernel_suffix,
+                p.blocks_per_sm, n,
                 k_med, k_lo, k_hi, c_med, c_lo, c_hi, 100 * r_med, 100 * r_lo, 100 * r_hi, ok);
         fclose(f);
     }
@@ -176,12 +185,16 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv = argv[++i];
+        else if (!strcmp(argv[i], "--prefetch")) {
+            kernel = &prefetch_variant;
+            kernel_suffix = "_pf";
+        }
         else
             check = do_bench = -1;
     }
     if (check < 0 || (!check && !do_bench) || n < 1 || n > 400000000) {
         fprintf(stderr, "usage: sessionize_perf --check | --bench [--n N, 1 to 4e8] [--reps R] "
-                        "[--csv FILE]\n");
+                        "[--csv FILE] [--prefetch]\n");
         return 2;
     }
     tut_select_device(TUT_NEED_NOTHING);
