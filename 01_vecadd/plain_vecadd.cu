@@ -4,6 +4,7 @@
  *   plain_vecadd [--n N] [--seed S]
  * Exit codes: 0 pass, 1 wrong result or CUDA error, 2 bad usage, 77 no GPU or no code for it. */
 #include <cuda_runtime.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,9 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         long *opt = !strcmp(argv[i], "--n") ? &n : !strcmp(argv[i], "--seed") ? &seed : NULL;
+        errno = 0; /* strtol's only sign of a number too long for a long (99999999999999999999) */
         if (opt && i + 1 < argc) *opt = strtol(argv[++i], &end, 10);
-        if (!opt || !end || *end || n < 1 || n > 100000000 || seed < 0) {
+        if (!opt || !end || *end || errno || n < 1 || n > 100000000 || seed < 0) {
             fprintf(stderr, "usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }

@@ -31,7 +31,7 @@ const char *mc_range_problem(mc_integrand which, double a, double b)
     if (!(b > a))
         return "the upper limit --b must be greater than the lower limit --a";
     if (fabs(a) > 1e6 || fabs(b) > 1e6)
-        return "the limits must lie within [-1e6, 1e6]";
+        return "the limits --a and --b must lie within [-1e6, 1e6]";
     if (b - a < 1e-4 * fmax(fabs(a), fabs(b)))
         return "the range is too narrow for float samples (b - a < 1e-4 max(|a|, |b|))";
     switch (which) {

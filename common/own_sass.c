@@ -98,37 +98,73 @@ char *own_sass_read(char *tool_out, size_t tool_len, char *why, size_t why_len)
     return sass;
 }
 
-int own_sass_count(const char *sass, const char *function, const char *prefix, const char *part)
+void own_sass_walk(const char *sass, own_sass_visit visit, void *user)
 {
-    int found = -1, active = 0;
+    char arch[32] = "", function[160] = "";
+    const own_sass_place at = {.arch = arch, .function = function};
+    int inside = 0; /* a function's header read since the last "code for" line */
     for (const char *line = sass; line && *line;) {
         const char *next = strchr(line, '\n');
         const size_t len = next ? (size_t)(next - line) : strlen(line);
         char buf[512];
         snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
-        const char *name = strstr(buf, "Function : ");
-        if (name) {
-            active = strstr(name + 11, function) != NULL;
-            if (active && found < 0)
-                found = 0;
-        } else if (active && strstr(buf, ";")) {
-            /* An instruction line: the address in a comment, a guard (@P0) perhaps, then the
-             * opcode (LDG.E.128) and its operands up to the semicolon. */
-            const char *p = strstr(buf, "*/");
-            p = p ? p + 2 : buf;
-            while (*p == ' ' || *p == '\t')
-                ++p;
-            if (*p == '@')
-                p += strcspn(p, " \t");
-            while (*p == ' ' || *p == '\t')
-                ++p;
-            const size_t op_len = strcspn(p, " \t;");
-            char opcode[64];
-            snprintf(opcode, sizeof opcode, "%.*s", (int)(op_len < 63 ? op_len : 63), p);
-            if (strncmp(opcode, prefix, strlen(prefix)) == 0 && strstr(opcode, part))
-                ++found;
+        const char *header = strstr(buf, "Function : ");
+        const char *code_for = strstr(buf, "code for ");
+        if (header || code_for) {
+            inside = 0;
+            if (code_for) {
+                snprintf(arch, sizeof arch, "%s", code_for + 9);
+                function[0] = '\0';
+            } else {
+                snprintf(function, sizeof function, "%s", header + 11);
+                function[strcspn(function, " \t\r")] = '\0';
+                inside = 1;
+                visit(user, &at, NULL);
+            }
+        } else if (inside && strchr(buf, ';')) {
+            visit(user, &at, buf);
         }
         line = next ? next + 1 : NULL;
     }
-    return found;
+}
+
+typedef struct {
+    const char *function, *prefix, *part;
+    int found;  /* -1 until a function named is seen */
+    int active; /* in a function named */
+} count_state;
+
+static void count_line(void *user, const own_sass_place *at, const char *line)
+{
+    count_state *s = (count_state *)user;
+    if (!line) {
+        s->active = strstr(at->function, s->function) != NULL;
+        if (s->active && s->found < 0)
+            s->found = 0;
+        return;
+    }
+    if (!s->active)
+        return;
+    /* The address in a comment, a guard (@P0) perhaps, then the opcode (LDG.E.128) and its
+     * operands up to the semicolon. */
+    const char *p = strstr(line, "*/");
+    p = p ? p + 2 : line;
+    while (*p == ' ' || *p == '\t')
+        ++p;
+    if (*p == '@')
+        p += strcspn(p, " \t");
+    while (*p == ' ' || *p == '\t')
+        ++p;
+    const size_t op_len = strcspn(p, " \t;");
+    char opcode[64];
+    snprintf(opcode, sizeof opcode, "%.*s", (int)(op_len < 63 ? op_len : 63), p);
+    if (strncmp(opcode, s->prefix, strlen(s->prefix)) == 0 && strstr(opcode, s->part))
+        ++s->found;
+}
+
+int own_sass_count(const char *sass, const char *function, const char *prefix, const char *part)
+{
+    count_state s = {.function = function, .prefix = prefix, .part = part, .found = -1};
+    own_sass_walk(sass, count_line, &s);
+    return s.found;
 }

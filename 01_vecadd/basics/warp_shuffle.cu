@@ -12,6 +12,7 @@
  *     sum in shared memory, then the first warp sums those.
  * Ints, so that every sum is exact. Without --n, sizes 1, 31, 33 and 1000003 (a last warp that is
  * partly empty). Exit 0 pass, 1 fail, 2 bad usage, 77 no GPU. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,9 +168,10 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         char *end = NULL;
         long *opt = !strcmp(argv[a], "--n") ? &n : !strcmp(argv[a], "--seed") ? &seed : NULL;
+        errno = 0; /* strtol's only sign of a number too long for a long */
         if (opt && a + 1 < argc)
             *opt = strtol(argv[++a], &end, 10);
-        if (!opt || !end || *end || (opt == &n && (n < 1 || n > 100000000)) || seed < 0) {
+        if (!opt || !end || *end || errno || (opt == &n && (n < 1 || n > 100000000)) || seed < 0) {
             fprintf(stderr, "usage: warp_shuffle [--n 1..100000000] [--seed S >= 0]\n");
             return strcmp(argv[a], "--help") == 0 ? 0 : 2;
         }

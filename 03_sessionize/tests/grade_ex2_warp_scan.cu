@@ -8,6 +8,7 @@
  * pass moves, timed the same way in the same run. On an H100 the chapter's chained scan reached
  * 74% of the copy at that size (docs/results/03_sessionize/throughput.csv); the bar, 45%, leaves
  * that a margin of 1.6 and fails a warp scan that is several times slower than five shuffles. */
+#include "own_code.h"
 #include "sessionize_config.h"
 #include "sessionize_cpu.h"
 #include "sessionize_grading.h"
@@ -118,6 +119,19 @@ static int speed(tut_grader *g, double bar)
     return grading_speed(g, &chained_scan_variant, SPEED_EVENTS, bar);
 }
 
+/* The shuffles written out, not a library's: cub::WarpScan (or cub::BlockScan) gives the same
+ * labels at the same speed, with shuffles of its own, so no run can tell; the compiled code of
+ * 3_scan_chained.cu can (own_code.h: CUB's files and names in it). The values first, so that
+ * the skeleton fails. */
+static int case_own_code(tut_grader *g)
+{
+    if (!check_crossing(g, draw_prime))
+        return 0;
+    return own_code_grade("3_scan_chained.cu",
+                          "The exercise asks for the warp's max-scan by hand: five steps of "
+                          "__shfl_up_sync in warp_max_scan, not cub::WarpScan or cub::BlockScan");
+}
+
 static const tut_grader_case cases[] = {
     {"primes", case_primes},
     {"one_row", case_one_row},
@@ -126,6 +140,7 @@ static const tut_grader_case cases[] = {
     {"large", case_large},
     {"lanes", case_lanes},
     {"boundaries", case_boundaries},
+    {"own_code", case_own_code},
 };
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "exercise.h"
+#include "own_code.h"
 #include "sum_pairs.h"
 #include "tutorial.h"
 
@@ -88,12 +89,27 @@ static int case_boundaries(tut_grader *g)
     return ok;
 }
 
+/* The shuffles written out, not a library's: cub::BlockReduce or cub::WarpReduce gives the
+ * same sums (with shuffles of its own), so no value can tell; the compiled code of sum_pairs.cu
+ * can (own_code.h: CUB's files and names in it). The values first, so that the skeleton
+ * fails. */
+static int case_own_code(tut_grader *g)
+{
+    if (!check_sum(g, tut_grader_prime(g, 10007, 1000003)))
+        return 0;
+    return own_code_grade("sum_pairs.cu",
+                          "The exercise asks for the block's sum by hand: __shfl_down_sync "
+                          "within each warp, the warps' totals through shared memory, not "
+                          "cub::BlockReduce or cub::WarpReduce");
+}
+
 static const tut_grader_case cases[] = {
     {"primes", case_primes},
     {"one", case_one},
     {"block_edges", case_block_edges},
     {"many", case_many},
     {"boundaries", case_boundaries},
+    {"own_code", case_own_code},
 };
 
 int main(int argc, char **argv)

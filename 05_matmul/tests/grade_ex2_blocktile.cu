@@ -4,6 +4,7 @@
  * The bar: the chapter's blocktile_2d reached 31.5% of cuBLAS FP32 at 4096^3 on an H100
  * (docs/results/05_matmul/variants_4096.csv); 0.20 leaves it a margin of 1.5x, and the 16 x 16
  * tiled kernel (15.8%) stays below it: without the 8 x 8 block of C per thread, no pass. */
+#include "cublas_calls.h"
 #include "grade_matmul.h"
 #include "tutorial.h"
 
@@ -26,6 +27,17 @@ static int case_boundaries(tut_grader *g)
 }
 static int speed(tut_grader *g, double bar) { return grade_matmul_speed(g, &blocktile, bar); }
 
+/* The product from the student's kernel, not from cuBLAS, which the grader links for the speed's
+ * yardstick (cublas_calls.h): the values first, so that the skeleton fails. */
+static int case_own_kernel(tut_grader *g)
+{
+    if (!grade_matmul_case(g, &blocktile, "primes"))
+        return 0;
+    return cublas_calls_grade("launch_blocktile_2d",
+                              "The exercise asks for your own kernel: each thread computes an "
+                              "8 x 8 block of C from tiles of A and B in shared memory");
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {{"tile_edges", case_tile_edges},
@@ -33,7 +45,8 @@ int main(int argc, char **argv)
                                             {"one", case_one},
                                             {"primes", case_primes},
                                             {"random", case_random},
-                                            {"boundaries", case_boundaries}};
+                                            {"boundaries", case_boundaries},
+                                            {"own_kernel", case_own_kernel}};
     const tut_exercise ex = {.id = "ex05.2", .title = "register blocking: 8 x 8 results per thread",
                              .cases = cases, .case_count = TUT_COUNT(cases), .speed = speed,
                              .speed_bar = TUT_SPEED_BAR_EX05_2};

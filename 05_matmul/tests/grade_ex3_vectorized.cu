@@ -5,6 +5,7 @@
  * The bar: the chapter's vectorized kernel reached 65.1% of cuBLAS FP32 at 4096^3 on an H100
  * (docs/results/05_matmul/variants_4096.csv); 0.40 leaves it a margin of 1.6x, and the scalar
  * blocktile_2d (31.5%) stays below it: the float4 accesses are what this bar grades. */
+#include "cublas_calls.h"
 #include "grade_matmul.h"
 #include "tutorial.h"
 
@@ -30,6 +31,17 @@ static int case_boundaries(tut_grader *g)
 }
 static int speed(tut_grader *g, double bar) { return grade_matmul_speed(g, &vectorized, bar); }
 
+/* The product from the student's kernel, not from cuBLAS, which the grader links for the speed's
+ * yardstick (cublas_calls.h): the values first, so that the skeleton fails. */
+static int case_own_kernel(tut_grader *g)
+{
+    if (!grade_matmul_case(g, &vectorized, "primes"))
+        return 0;
+    return cublas_calls_grade("launch_vectorized",
+                              "The exercise asks for your own kernel: float4 loads of A and B, A "
+                              "stored transposed in shared memory, 8 x 8 results per thread");
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {{"tile_edges", case_tile_edges},
@@ -37,7 +49,8 @@ int main(int argc, char **argv)
                                             {"one", case_one},
                                             {"primes", case_primes},
                                             {"random", case_random},
-                                            {"boundaries", case_boundaries}};
+                                            {"boundaries", case_boundaries},
+                                            {"own_kernel", case_own_kernel}};
     const tut_exercise ex = {.id = "ex05.3", .title = "float4 loads and a transposed A tile",
                              .cases = cases, .case_count = TUT_COUNT(cases), .speed = speed,
                              .speed_bar = TUT_SPEED_BAR_EX05_3};

@@ -1,5 +1,6 @@
 /* A byte read as a signed char, read from cuobjdump's SASS listing (byte_sign.h). */
 #include "byte_sign.h"
+#include "own_sass.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -15,8 +16,10 @@ typedef struct {
 typedef struct {
     sass_line *lines;
     int count, capacity;
+    const char *name; /* the functions checked: those whose names contain it */
     char function[160];
     char arch[32];
+    int active;   /* in a function named */
     int checked;  /* a named function was seen */
     int signed_bytes;
     int wrong;
@@ -249,38 +252,31 @@ static void add_line(scan_state *s, const char *line)
              (int)(close + 2 - open < 15 ? close + 2 - open : 15), open, l->opcode, l->operands);
 }
 
+/* own_sass_walk's visit: at a function's header, the function before it is checked (if it was
+ * one named) and the new one recorded; its lines are collected. */
+static void visit_line(void *user, const own_sass_place *at, const char *line)
+{
+    scan_state *s = (scan_state *)user;
+    if (line) {
+        if (s->active)
+            add_line(s, line);
+        return;
+    }
+    if (s->active)
+        check_function(s);
+    snprintf(s->arch, sizeof s->arch, "%s", at->arch);
+    snprintf(s->function, sizeof s->function, "%s", at->function);
+    s->active = strstr(s->function, s->name) != NULL;
+    s->checked |= s->active;
+}
+
 byte_sign_verdict byte_sign_check(const char *sass, const char *name, char *why, size_t why_len)
 {
-    scan_state s = {.why = why, .why_len = why_len};
+    scan_state s = {.name = name, .why = why, .why_len = why_len};
     if (why_len)
         why[0] = '\0';
-    int active = 0;
-    const char *line = sass;
-    while (line && *line) {
-        const char *next = strchr(line, '\n');
-        const size_t len = next ? (size_t)(next - line) : strlen(line);
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
-        const char *function = strstr(buf, "Function : ");
-        const char *code_for = strstr(buf, "code for ");
-        if (function || code_for) {
-            if (active)
-                check_function(&s);
-            active = 0;
-            if (code_for) {
-                snprintf(s.arch, sizeof s.arch, "%s", code_for + 9);
-            } else {
-                snprintf(s.function, sizeof s.function, "%s", function + 11);
-                s.function[strcspn(s.function, " \t\r")] = '\0';
-                active = strstr(s.function, name) != NULL;
-                s.checked |= active;
-            }
-        } else if (active && strchr(buf, ';')) {
-            add_line(&s, buf);
-        }
-        line = next ? next + 1 : NULL;
-    }
-    if (active)
+    own_sass_walk(sass, visit_line, &s);
+    if (s.active)
         check_function(&s);
     free(s.lines);
     if (!s.checked) {

@@ -1,5 +1,6 @@
 /* The fences around the lock, read from cuobjdump's SASS listing (fence_order.h). */
 #include "fence_order.h"
+#include "own_sass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,11 @@ typedef struct {
 typedef struct {
     sass_op *ops;
     int count, capacity;
+    const char *const *names; /* the functions checked: those whose names contain one */
+    int name_count;
     char function[160];
     char arch[32];
+    int active;    /* in a function named */
     int checked;   /* a named function was seen */
     int takes, gives;
     int wrong;
@@ -214,41 +218,35 @@ static void add_op(scan_state *s, const char *line)
              opcode, operand_text);
 }
 
+/* own_sass_walk's visit: at a function's header, the function before it is checked (if it was
+ * one named) and the new one recorded; its instructions are collected. */
+static void visit_line(void *user, const own_sass_place *at, const char *line)
+{
+    scan_state *s = (scan_state *)user;
+    if (line) {
+        if (s->active)
+            add_op(s, line);
+        return;
+    }
+    if (s->active)
+        check_function(s);
+    snprintf(s->arch, sizeof s->arch, "%s", at->arch);
+    snprintf(s->function, sizeof s->function, "%s", at->function);
+    s->active = 0;
+    for (int i = 0; i < s->name_count; ++i)
+        if (strstr(s->function, s->names[i]))
+            s->active = 1;
+    s->checked |= s->active;
+}
+
 fence_order_verdict fence_order_check(const char *sass, const char *const *names, int count,
                                       char *why, size_t why_len)
 {
-    scan_state s = {.why = why, .why_len = why_len};
+    scan_state s = {.names = names, .name_count = count, .why = why, .why_len = why_len};
     if (why_len)
         why[0] = '\0';
-    int active = 0;
-    const char *line = sass;
-    while (line && *line) {
-        const char *next = strchr(line, '\n');
-        const size_t len = next ? (size_t)(next - line) : strlen(line);
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
-        const char *function = strstr(buf, "Function : ");
-        const char *code_for = strstr(buf, "code for ");
-        if (function || code_for) {
-            if (active)
-                check_function(&s);
-            active = 0;
-            if (code_for) {
-                snprintf(s.arch, sizeof s.arch, "%s", code_for + 9);
-            } else {
-                snprintf(s.function, sizeof s.function, "%s", function + 11);
-                s.function[strcspn(s.function, " \t\r")] = '\0';
-                for (int i = 0; i < count; ++i)
-                    if (strstr(s.function, names[i]))
-                        active = 1;
-                s.checked |= active;
-            }
-        } else if (active && strchr(buf, ';')) {
-            add_op(&s, buf);
-        }
-        line = next ? next + 1 : NULL;
-    }
-    if (active)
+    own_sass_walk(sass, visit_line, &s);
+    if (s.active)
         check_function(&s);
     free(s.ops);
     if (!s.checked) {

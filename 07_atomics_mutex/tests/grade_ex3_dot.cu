@@ -20,6 +20,7 @@
 
 #include "dot_fast.h"
 #include "exercise.h"
+#include "own_code.h"
 #include "tutorial.h"
 
 #define SPEED_N 100000000ull
@@ -168,11 +169,26 @@ static int speed(tut_grader *g, double bar)
     return ok;
 }
 
+/* The dot product written out, not a library's: cub::DeviceReduce on the products, or
+ * thrust::inner_product, reaches CUB's speed by being CUB; the compiled code of dot_fast.cu
+ * shows it (own_code.h: CUB's or thrust's kernels, files and names in it; the grader's own CUB,
+ * the speed's yardstick, is compiled from another file). The values first, so that the
+ * skeleton fails. */
+static int case_own_code(tut_grader *g)
+{
+    if (!check_dot(g, tut_grader_prime(g, 10007, 200000)))
+        return 0;
+    return own_code_grade("dot_fast.cu",
+                          "The exercise asks for the reduction by hand: float4 loads, a warp sum "
+                          "by __shfl_down_sync, the warps' sums through shared memory and one "
+                          "atomicAdd per block, not cub::DeviceReduce or thrust");
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
         {"tails", case_tails}, {"primes", case_primes}, {"random", case_random},
-        {"boundaries", case_boundaries}};
+        {"boundaries", case_boundaries}, {"own_code", case_own_code}};
     const tut_exercise ex = {.id = "ex07.3", .title = "a dot product at CUB speed",
                              .cases = cases, .case_count = TUT_COUNT(cases), .speed = speed,
                              .speed_bar = TUT_SPEED_BAR_EX07_3};

@@ -1,19 +1,28 @@
-# The smallest accepted sizes, program by program: each program must run right (exit 0; 77 with
-# no GPU) at the smallest value each of its size options accepts, and refuse one below with
-# exit 2 before it looks for a GPU. A size that is accepted and then judged wrong, or refused
-# late, or crashes, fails here. Two tests per row:
-#   sizes.<target>.<args>          GPU: the smallest accepted value (labels sizes, gpu)
-#   sizes.<target>.<args>.below    CPU: one below, exit 2 (labels sizes, cpu)
-# A row is "target | arguments at the smallest | arguments one below" (the third may be empty:
-# nothing below can be written). A row whose target this build lacks (a chapter left out) adds
-# nothing. A new program: add its rows here.
+# The smallest accepted values, program by program: each program must run right (exit 0; 77 with
+# no GPU) at the smallest value each of its numeric options accepts, and refuse one below with
+# exit 2 before it looks for a GPU. A value that is accepted and then judged wrong, or refused
+# late, or crashes, fails here. The tests of a row:
+#   sizes.<target>.<args>               GPU: the smallest accepted value (labels sizes, gpu)
+#   sizes.<target>.<args>.below         CPU: one below, exit 2 and a message that names the
+#                                       option (labels sizes, cpu)
+#   sizes.<target>.<option>.not_a_number, .overflow
+#                                       CPU: 12abc and an overflowing value, exit 2
+#   sizes.every_option_walked           CPU: each program's usage (--help) against these rows
+# A row is "target | arguments at the smallest | arguments one below [| overflowing value]". The
+# second may be empty for an option that is not a size (its refusals are checked, no GPU run);
+# the third may be empty (nothing below can be written: an extra point of the walk). The option
+# a row refuses is the last one of its third field (a program's only argument when it takes no
+# options); its not-a-number and overflow tests replace that value (overflow: 20 nines unless the
+# row gives another). A row whose target this build lacks (a chapter left out) adds nothing.
 #
-# Programs with no size option (nothing to walk): plain_matmul, device_limits, error_check,
-# first_kernel, shared_memory, thread_ids, warps, shared_function.
+# Every executable of the build is a program of the walk except those `not_programs_regex` names;
+# sizes.every_option_walked fails when a program's usage lists a numeric option that no row
+# refuses and `exempt` does not name. A new program or option: add its rows here.
 function(tutorial_smallest_sizes)
   set(rows
     # ---- the plain programs (*/plain_*.cu)
     "plain_vecadd            | --n 1                     | --n 0"
+    "plain_vecadd            | --n 1 --seed 0            | --seed -1"
     "plain_heat1d            | --points 2                | --points 1"
     "plain_heat1d            | --steps 0                 | --steps -1"
     "plain_sessionize        | 1                         | 0"
@@ -30,42 +39,129 @@ function(tutorial_smallest_sizes)
     "unified_memory          | --n 1 --reps 1            | --n 0"
     "unified_memory          | --n 1 --reps 1            | --reps 0"
     "warp_shuffle            | --n 1                     | --n 0"
-    # ---- the chapter programs' size options
+    "warp_shuffle            | --n 1 --seed 0            | --seed -1"
+    # ---- the chapter programs' options
     "vecadd                  | --n 1                     | --n 0"
+    "vecadd                  | --n 1 --seed 0            | --seed -1"
+    "vecadd                  | --n 1 --precision f32 --bench --max-n 1024 --reps 1 --batch 1 | --max-n 1023"
+    "vecadd                  | --n 1 --precision f32 --bench --max-n 1024 --reps 1 --batch 1 | --reps 0"
+    "vecadd                  | --n 1 --precision f32 --bench --max-n 1024 --reps 1 --batch 1 | --batch 0"
     "grid_stride             | --n 1                     | --n 0"
     "grid_stride             | --blocks 1 --threads 1    | --blocks 0"
     "grid_stride             | --blocks 1 --threads 1    | --threads 0"
     "heat1d                  | --points 2                | --points 1"
     "heat1d                  | --points 2 --steps 0      | --steps -1"
+    "heat1d                  | --points 2 --init random --seed 0 | --seed -1"
+    "heat1d                  | --points 2 --threads 0    | --threads -1"
+    "heat1d                  | --points 2 --threads 32   | --threads 1"
+    "heat1d                  | --points 2 --variant temporal --tile 1 --halo 1 | --tile -1"
+    "heat1d                  | --points 2 --variant temporal --tile 1 --halo 1 | --halo -1"
+    "heat1d                  | --points 2 --reps 1       | --reps 0"
+    "heat1d                  | --points 2 --reps 1 --bench --bench-points 2 --bench-steps 1 | --bench-points 1"
+    "heat1d                  | --points 2 --reps 1 --bench --bench-points 2 --bench-steps 1 | --bench-steps 0"
+    # --k is a ratio, not a size: only its refusals (0 < k <= 0.5) run here.
+    "heat1d                  |                           | --k 0"
     "multi_heat1d            | --points 2 --reps 0       | --points 1"
+    "multi_heat1d            | --points 2 --reps 0       | --reps -1"
     "multi_heat1d            | --points 2 --steps 0 --reps 0 | --steps -1"
+    "multi_heat1d            | --points 2 --reps 0 --init random --seed 0 | --seed -1"
+    "multi_heat1d            | --points 2 --reps 0 --gpus 1 | --gpus -1"
+    "multi_heat1d            | --points 2 --reps 0 --gpus 1 --parts 1 | --parts -1"
+    "multi_heat1d            | --points 2 --reps 0 --threads 1 | --threads -1"
+    "multi_heat1d            | --points 2 --reps 0 --bench --bench-points 1024 --bench-steps 0 | --bench-points 1023"
+    "multi_heat1d            | --points 2 --reps 0 --bench --bench-points 1024 --bench-steps 0 | --bench-steps -1"
+    "multi_heat1d            |                           | --k 0"
     "sessionize              | --n 1                     | --n 0"
     "sessionize              | --n 1 --timeout 0         | --timeout -1"
+    "sessionize              | --n 1 --seed 0            | --seed -1"
+    "sessionize              | --bench --bench-max 1e4   | --bench-max 9999"
     "montecarlo              | --samples 2               | --samples 1"
     "montecarlo              | --samples 3               |"
+    "montecarlo              | --samples 2 --seed 0      | --seed -1"
+    "montecarlo              | --samples 2 --variant fused --blocks-per-sm 0 | --blocks-per-sm -1"
+    "montecarlo              | --samples 2 --variant fused --blocks-per-sm 1 |"
+    "montecarlo              | --samples 2 --variant library --chunk 4 | --chunk 3"
+    "montecarlo              | --samples 3 --variant library --chunk 4 |"
+    "montecarlo              | --samples 5 --variant library --chunk 4 |"
+    # --a and --b are the limits of the integral, not sizes: only their refusals run here.
+    "montecarlo              |                           | --b 1 --a 1"
+    "montecarlo              |                           | --b -1e7"
     "matmul_demo             | --m 1 --k 1 --n 1         | --m 0"
     "matmul_demo             | --m 1 --k 1 --n 1         | --k 0"
     "matmul_demo             | --m 1 --k 1 --n 1         | --n 0"
+    "matmul_demo             | --m 1 --k 1 --n 1 --reps 1 | --reps 0"
+    "matmul_demo             | --m 1 --k 1 --n 1 --seed 0 | --seed -1"
+    "matmul_demo             | --m 1 --k 1 --n 1 --reference-macs 0 | --reference-macs -1 | 1e999"
+    "matmul_demo             | --m 1 --k 1 --n 1 --ld-extra 0 | --ld-extra -1"
+    "matmul_demo             | --m 1 --k 1 --n 1 --ld-extra 4 | --ld-extra 3"
+    "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --m 0"
+    "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --k 0"
+    "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --n 0"
+    "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --reps 0"
+    "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 --seed 0 | --seed -1"
+    "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 --reference-macs 0 | --reference-macs -1 | 1e999"
+    "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 --ld-extra 4 | --ld-extra 3"
     "matmul_debug_release    | --m 1 --k 1 --n 1 --reps 1 | --m 0"
+    "matmul_debug_release    | --m 1 --k 1 --n 1 --reps 1 | --k 0"
+    "matmul_debug_release    | --m 1 --k 1 --n 1 --reps 1 | --n 0"
+    "matmul_debug_release    | --m 1 --k 1 --n 1 --reps 1 | --reps 0"
     "streams_pipeline        | --n 1 --streams 1         | --n 0"
-    "streams_pipeline        | --n 1 --streams 1 --chunks 1 |"
+    "streams_pipeline        | --n 1 --streams 1         | --streams 0"
+    "streams_pipeline        | --n 1 --streams 1 --chunks 1 | --chunks -1"
+    "streams_pipeline        | --n 1 --streams 1 --work 0 | --work -1"
+    "streams_pipeline        | --n 1 --streams 1 --work 1 |"
+    "streams_pipeline        | --n 1 --streams 1 --seed 0 | --seed -1"
+    "streams_pipeline        | --n 1 --streams 1 --reps 1 | --reps 0"
     "streams_default_stream  | --ms 1                    | --ms 0"
+    "streams_default_stream_per_thread | --ms 1          | --ms 0"
     "atomics_histogram       | --n 0                     | --n -1"
     "atomics_histogram       | --n 1                     |"
+    "atomics_histogram       | --n 1 --seed 0            | --seed -1"
+    "atomics_histogram       | --n 1 --blocks 0          | --blocks -1"
+    "atomics_histogram       | --n 1 --blocks 1          |"
+    "atomics_histogram       | --n 1 --threads 0         | --threads -1"
+    "atomics_histogram       | --n 1 --threads 1         |"
+    "atomics_histogram       | --n 1 --reps 1            | --reps 0"
     "atomics_dot             | --n 1                     | --n 0"
     "atomics_dot             | --n 1 --blocks 1          | --blocks 0"
+    "atomics_dot             | --n 1 --seed 0            | --seed -1"
+    "atomics_dot             | --n 1 --reps 1            | --reps 0"
     "atomics_race_mutex      | --blocks 1 --threads 1 --rounds 1 | --rounds 0"
+    "atomics_race_mutex      | --blocks 1 --threads 1 --rounds 1 | --blocks 0"
+    "atomics_race_mutex      | --blocks 1 --threads 1 --rounds 1 | --threads 0"
     "nccl_allreduce          | --n 1                     | --n 0"
+    "nccl_allreduce          | --n 1 --seed 0            | --seed -1"
+    "nccl_allreduce          | --n 1 --min-gpus 1        | --min-gpus 0"
+    "nccl_allreduce          | --n 1 --timeout 1         | --timeout 0"
     "nccl_allreduce          | --n 1 --bench --min-bytes 4 --max-bytes 4 | --min-bytes 2"
+    "nccl_allreduce          | --n 1 --bench --min-bytes 4 --max-bytes 4 | --max-bytes 3"
+    "nccl_allreduce          | --n 1 --bench --min-bytes 4 --max-bytes 4 --pieces 0 | --pieces -1"
+    "nccl_allreduce          | --n 1 --bench --min-bytes 4 --max-bytes 4 --pieces 1 |"
     "multi_gpu_p2p           | --bytes 1024              | --bytes 1020"
+    "multi_gpu_p2p           | --bytes 1024 --min-gpus 1 | --min-gpus 0"
   )
+  # Options walked nowhere, each with its reason ("target --option: why").
+  set(exempt
+  )
+  # Executables that are not programs of the tutorial: tests, graders and tools (their own tests
+  # cover them; a grader's --help would grade).
+  set(not_programs_regex
+      "^(grade_ex|test_)|_tests?$|^tutorial_(gpu_probe|setup_check)$|^(docs_check|exits_demo)$|^heat1d_multi_small_rods$")
   # Programs that take every visible GPU: one at a time, and in the multi-GPU passes too.
   set(every_gpu plain_multi_gpu multi_heat1d nccl_allreduce multi_gpu_p2p)
+  set(bad_done)
+  set(covered_lines)
   foreach(row IN LISTS rows)
     string(REPLACE "|" ";" fields "${row}")
+    list(LENGTH fields nfields)
     list(GET fields 0 target)
     list(GET fields 1 smallest)
     list(GET fields 2 below)
+    set(overflow 99999999999999999999)
+    if(nfields GREATER 3)
+      list(GET fields 3 overflow)
+      string(STRIP "${overflow}" overflow)
+    endif()
     string(STRIP "${target}" target)
     string(STRIP "${smallest}" smallest)
     string(STRIP "${below}" below)
@@ -78,36 +174,124 @@ function(tutorial_smallest_sizes)
     if(always_skips)
       continue()
     endif()
-    separate_arguments(smallest_args UNIX_COMMAND "${smallest}")
-    string(REGEX REPLACE "[^A-Za-z0-9]+" "_" tag "${smallest}")
-    string(REGEX REPLACE "^_|_$" "" tag "${tag}")
-    set(name sizes.${target}.${tag})
-    if(NOT TEST ${name})
-      add_test(NAME ${name}
-               COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=0 -DEXPECT_OUTPUT= -DSKIP_OK=ON
-                       -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- $<TARGET_FILE:${target}>
-                       ${smallest_args})
-      set(labels sizes gpu)
-      if(target IN_LIST every_gpu)
-        list(APPEND labels multigpu)
-        set_tests_properties(${name} PROPERTIES RESOURCE_LOCK all_gpus)
+    if(NOT smallest STREQUAL "") # (a bare if() takes "0" for false)
+      separate_arguments(smallest_args UNIX_COMMAND "${smallest}")
+      _sizes_tag(tag "${smallest}")
+      set(name sizes.${target}.${tag})
+      if(NOT TEST ${name})
+        add_test(NAME ${name}
+                 COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=0 -DEXPECT_OUTPUT= -DSKIP_OK=ON
+                         -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- $<TARGET_FILE:${target}>
+                         ${smallest_args})
+        set(labels sizes gpu)
+        if(target IN_LIST every_gpu)
+          list(APPEND labels multigpu)
+          set_tests_properties(${name} PROPERTIES RESOURCE_LOCK all_gpus)
+        endif()
+        set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT 300
+                             ENVIRONMENT "NCCL_NVLS_ENABLE=0" SKIP_RETURN_CODE 77
+                             SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]")
       endif()
-      set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT 300
-                           ENVIRONMENT "NCCL_NVLS_ENABLE=0" SKIP_RETURN_CODE 77
-                           SKIP_REGULAR_EXPRESSION "\\[tutorial-skip\\]")
     endif()
-    if(below)
-      separate_arguments(below_args UNIX_COMMAND "${below}")
-      string(REGEX REPLACE "[^A-Za-z0-9]+" "_" below_tag "${below}")
-      string(REGEX REPLACE "^_|_$" "" below_tag "${below_tag}")
-      add_test(NAME sizes.${target}.${below_tag}.below
-               COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=2 -DEXPECT_OUTPUT= -DSKIP_OK=OFF
-                       -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- $<TARGET_FILE:${target}>
-                       ${below_args})
-      set_tests_properties(sizes.${target}.${below_tag}.below PROPERTIES LABELS "sizes;cpu"
-                           TIMEOUT 60)
+    if(below STREQUAL "")
+      continue()
+    endif()
+    separate_arguments(below_args UNIX_COMMAND "${below}")
+    _sizes_tag(below_tag "${below}")
+    # The option this row refuses (its message must name it), and its malformed values.
+    list(LENGTH below_args count)
+    math(EXPR last "${count} - 1")
+    list(GET below_args 0 first)
+    set(option "")
+    if(count GREATER 1)
+      math(EXPR before_last "${count} - 2")
+      list(GET below_args ${before_last} option)
+    endif()
+    if(option MATCHES "^--")
+      string(REGEX REPLACE "^--" "" option_tag "${option}")
+      string(REPLACE "-" "_" option_tag "${option_tag}")
+      set(names "${option}")
+    elseif(count EQUAL 1 AND NOT first MATCHES "^--")
+      set(option "(argument)")
+      set(option_tag "argument")
+      set(names "usage: ${target}")
+    else()
+      message(FATAL_ERROR "smallest_sizes: the row '${row}' refuses no option: its third field "
+                          "ends with '--name value' (or is a program's one argument)")
+    endif()
+    _sizes_refused(sizes.${target}.${below_tag}.below "${names}" ${target} ${below_args})
+    string(APPEND covered_lines "${target} ${option}\n")
+    if("${target}.${option_tag}" IN_LIST bad_done)
+      continue()
+    endif()
+    list(APPEND bad_done "${target}.${option_tag}")
+    foreach(bad not_a_number:12abc overflow:${overflow})
+      string(REPLACE ":" ";" bad "${bad}")
+      list(GET bad 0 bad_name)
+      list(GET bad 1 bad_value)
+      set(bad_args ${below_args})
+      list(REMOVE_AT bad_args ${last})
+      list(APPEND bad_args ${bad_value})
+      _sizes_refused(sizes.${target}.${option_tag}.${bad_name} "${names}" ${target} ${bad_args})
+    endforeach()
+  endforeach()
+
+  # Every program of the build, with what the rows walk and what they exempt.
+  _sizes_programs(programs ${PROJECT_SOURCE_DIR})
+  set(table "")
+  foreach(target IN LISTS programs)
+    if(NOT target MATCHES "${not_programs_regex}")
+      string(APPEND table "program ${target} $<TARGET_FILE:${target}>\n")
     endif()
   endforeach()
+  foreach(line IN LISTS exempt)
+    string(APPEND table "exempt ${line}\n")
+  endforeach()
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/sizes_walk_table.txt
+       CONTENT "${table}${covered_lines}")
+  add_test(NAME sizes.every_option_walked
+           COMMAND ${CMAKE_COMMAND} -DTABLE=${CMAKE_BINARY_DIR}/sizes_walk_table.txt
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/every_option_walked.cmake)
+  set_tests_properties(sizes.every_option_walked PROPERTIES LABELS "sizes;cpu" TIMEOUT 300)
 endfunction()
+
+# A test name's tag from arguments: "--threads -1" -> threads_minus1 (not threads_1).
+function(_sizes_tag out text)
+  string(REGEX REPLACE "(^| )-([0-9])" "\\1minus\\2" text "${text}")
+  string(REGEX REPLACE "[^A-Za-z0-9]+" "_" text "${text}")
+  string(REGEX REPLACE "^_|_$" "" text "${text}")
+  set(${out} ${text} PARENT_SCOPE)
+endfunction()
+
+# A CPU test: the target with these arguments exits 2 (before it looks for a GPU), and its
+# message matches `names` (the option it refuses, or the usage line).
+function(_sizes_refused name names target)
+  if(TEST ${name})
+    return()
+  endif()
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=2 "-DEXPECT_OUTPUT=${names}" -DSKIP_OK=OFF
+                   -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- $<TARGET_FILE:${target}> ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "sizes;cpu" TIMEOUT 60)
+endfunction()
+
+# The executables of a folder and the folders below it.
+function(_sizes_programs out dir)
+  set(found)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target IN LISTS targets)
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "EXECUTABLE")
+      list(APPEND found ${target})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    _sizes_programs(below ${sub})
+    list(APPEND found ${below})
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
 # At the end of the top-level CMakeLists.txt, when every chapter's targets exist.
 cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL tutorial_smallest_sizes)

@@ -1,0 +1,81 @@
+/* own_code.h's reading of a fat binary, on made-up bytes: the student's file is found by its
+ * name as a file name only, a library's trace in it is reported, compressed code is unreadable,
+ * nothing else counts as a library. The graders' cases run it on their real device code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "own_code.h"
+#include "unit_test.h"
+
+/* Bytes as a fat binary holds them: strings with NULs between, an ELF header among them. */
+static size_t blob(unsigned char *out, size_t cap, const char *const *parts, int count)
+{
+    size_t n = 0;
+    for (int i = 0; i < count; ++i) {
+        const size_t len = strlen(parts[i]) + 1;
+        if (n + len > cap)
+            break;
+        memcpy(out + n, parts[i], len);
+        n += len;
+    }
+    return n;
+}
+
+static own_code_verdict scan(const char *const *parts, int count, const char *source, char *why)
+{
+    unsigned char bytes[2048];
+    const size_t n = blob(bytes, sizeof bytes, parts, count);
+    const own_code_verdict v = own_code_scan(bytes, n, source, why, 640);
+    printf("  %d: %s\n", (int)v, why);
+    return v;
+}
+
+static void test_scan(void)
+{
+    char why[640];
+    const char *own[] = {"\177ELF\2\1\1", "/build/07_atomics_mutex/dot_fast.cu",
+                         "_Z15dot_fast_kernelPKfS0_mPf", "/usr/include/cuda/std/__cmath"};
+    EXPECT(scan(own, 4, "dot_fast.cu", why) == OWN_CODE_OWN);
+    /* the grader's file, whose name ends with the student's: not the student's */
+    const char *other[] = {"\177ELF\2\1\1", "/build/04_montecarlo/tests/grade_ex1_sum_pairs.cu",
+                           "/usr/local/cuda/include/cccl/cub/device/device_reduce.cuh"};
+    EXPECT(scan(other, 3, "sum_pairs.cu", why) == OWN_CODE_UNREADABLE);
+    EXPECT(strstr(why, "does not name sum_pairs.cu") != NULL);
+    /* the line table's file name alone, after a NUL (a directory kept apart) */
+    const char *inlined[] = {"\177ELF", "sum_pairs.cu", "/usr/local/cuda/include/cccl/cub/warp",
+                             "warp_reduce.cuh"};
+    EXPECT(scan(inlined, 4, "sum_pairs.cu", why) == OWN_CODE_LIBRARY);
+    EXPECT(strstr(why, "cccl/cub/warp") != NULL);
+    const char *named[] = {"\177ELF", "/x/3_scan_chained.cu",
+                           "_ZN3cub17CUB_300001_SM_9008WarpScanIiLi32EE12InclusiveScanEii"};
+    EXPECT(scan(named, 3, "3_scan_chained.cu", why) == OWN_CODE_LIBRARY);
+    EXPECT(strstr(why, "namespace cub::") != NULL);
+    const char *thrust[] = {"\177ELF", "/x/dot_fast.cu",
+                            "_ZN6thrust20THRUST_300001_SM_9008cuda_cub4core13_kernel_agent"};
+    EXPECT(scan(thrust, 3, "dot_fast.cu", why) == OWN_CODE_LIBRARY);
+    EXPECT(strstr(why, "thrust") != NULL);
+    /* a name that holds "cub" without being the namespace: a student's own cube */
+    const char *cube[] = {"\177ELF", "/x/dot_fast.cu", "_Z11cube_kernelPf", "/x/cubes/dot.h"};
+    EXPECT(scan(cube, 4, "dot_fast.cu", why) == OWN_CODE_OWN);
+    /* compressed: the name in the entry's header, no ELF to read */
+    const char *packed[] = {"\x50\xed\x55\xba", "/x/dot_fast.cu", "\x28\xb5\x2f\xfd"};
+    EXPECT(scan(packed, 3, "dot_fast.cu", why) == OWN_CODE_UNREADABLE);
+    EXPECT(strstr(why, "compressed") != NULL);
+}
+
+/* This program's device code (the common library's, if any) names no dot_fast.cu. */
+static void test_unregistered(void)
+{
+    char why[640];
+    EXPECT(own_code_check("dot_fast.cu", why, sizeof why) == OWN_CODE_UNREADABLE);
+    printf("  %s\n", why);
+    EXPECT(strstr(why, "--wrap=__cudaRegisterFatBinary") != NULL);
+}
+
+int main(int argc, char **argv)
+{
+    static const tut_test_group groups[] = {{"scan", test_scan},
+                                            {"unregistered", test_unregistered}};
+    return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
+}
