@@ -237,6 +237,7 @@ static size_t count_wrong(const rig *g)
     return wrong;
 }
 
+/* A whole number in [lo, hi], or -1 (12abc, 1e99, 2.5). */
 static int parse_size(const char *s, double lo, double hi, double *out)
 {
     char *end;
@@ -247,34 +248,50 @@ static int parse_size(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: copy_probe [--n N (2-1e9)] [--chunks K (2-%d)] [--rounds R (1-1000)] "
+                "[--check]\n", MAX_CHUNKS);
+}
+
 int main(int argc, char **argv)
 {
     double n_d = 20000000, rounds_d = 7, chunks_d = 16;
     int check_only = 0;
     for (int i = 1; i < argc; ++i) {
-        int bad = 0;
-        if (!strcmp(argv[i], "--n") && i + 1 < argc)
-            bad = parse_size(argv[++i], 1, 1e9, &n_d);
-        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-            bad = parse_size(argv[++i], 1, 1000, &rounds_d);
-        else if (!strcmp(argv[i], "--chunks") && i + 1 < argc)
-            bad = parse_size(argv[++i], 1, MAX_CHUNKS, &chunks_d);
-        else if (!strcmp(argv[i], "--check"))
+        const char *name = argv[i];
+        double lo = 0, hi = 0, *to = NULL;
+        if (!strcmp(name, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(name, "--check")) {
             check_only = 1;
-        else
-            bad = 1;
-        if (bad) {
-            fprintf(stderr, "usage: copy_probe [--n N (1-1e9)] [--chunks K (1-%d)] "
-                            "[--rounds R (1-1000)] [--check]\n", MAX_CHUNKS);
+            continue;
+        } else if (!strcmp(name, "--n")) {
+            lo = 2, hi = 1e9, to = &n_d;
+        } else if (!strcmp(name, "--chunks")) {
+            lo = 2, hi = MAX_CHUNKS, to = &chunks_d;
+        } else if (!strcmp(name, "--rounds")) {
+            lo = 1, hi = 1000, to = &rounds_d;
+        } else {
+            fprintf(stderr, "copy_probe: unknown option '%s'\n", name);
+            usage(stderr);
             return 2;
         }
+        if (i + 1 >= argc || parse_size(argv[i + 1], lo, hi, to) != 0) {
+            fprintf(stderr,
+                    "copy_probe: %s must be a whole number between %.0f and %.0f (got '%s')\n",
+                    name, lo, hi, i + 1 < argc ? argv[i + 1] : "nothing");
+            return 2;
+        }
+        ++i;
     }
     rig g;
     memset(&g, 0, sizeof g);
     g.n = (size_t)n_d;
     const int K = (int)chunks_d, rounds = (int)rounds_d;
-    if ((size_t)K > g.n || K < 2) {
-        fprintf(stderr, "copy_probe: --chunks must be between 2 and min(%d, n)\n", MAX_CHUNKS);
+    if ((size_t)K > g.n) {
+        fprintf(stderr, "copy_probe: --chunks %d is more than --n %zu\n", K, g.n);
         return 2;
     }
     int devices = 0;
