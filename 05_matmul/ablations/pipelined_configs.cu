@@ -12,56 +12,7 @@
 #include "matmul.h"
 #include "ablations.h"
 
-#define PL_APAD 4 /* a_tile rows of BM + 4 floats, as in 09_warptiled.cu */
-
-/* How B reaches shared memory is chosen at run time (pipelined_async_copy: compute capability
- * 8.0, the emulated one under TUT_EMULATE_GPU) and passed to the kernels as the template
- * parameter ASYNC. cp.async exists in code compiled for sm_80 and later; code compiled for an
- * older architecture (the sm_75 cubin) holds only the plain path, whatever ASYNC says. */
-
-/* 16 bytes from global `src` to shared `dst`, or 16 zero bytes when !in. */
-template <bool ASYNC>
-static __device__ __forceinline__ void pl_copy16(float *dst, const float *src, int in)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (ASYNC) {
-        const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-        /* src-size 0: nothing is read, the 16 bytes are zero-filled. */
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
-                     "r"(in ? 16 : 0)
-                     : "memory");
-        return;
-    }
-#endif
-    *(float4 *)dst = in ? *(const float4 *)src : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-}
-
-/* Closes the group of copies issued since the last commit. */
-template <bool ASYNC>
-static __device__ __forceinline__ void pl_commit(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (ASYNC)
-        asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-/* Waits until at most PENDING groups of this thread's copies are still in flight. (Plain loads
- * and stores have landed when the next __syncthreads() returns: nothing to wait for.) */
-template <bool ASYNC, int PENDING>
-static __device__ __forceinline__ void pl_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (ASYNC)
-        asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
-#endif
-}
-
-/* Whether this run copies B with cp.async: read at each launch, since it is the device's. */
-static bool pl_async(void)
-{
-    return pipelined_async_copy(tut_current_device()) != 0;
-}
+#include "pipelined_helpers.cuh"
 
 /* The 128 x 128 configuration: 128 x 128 x 16, 256 threads, warp tile 32 x 64, 8 x 8 per
  * thread, at most 128 registers (two blocks per SM where the shared memory allows: not on a T4),
@@ -196,3 +147,4 @@ static bool pl_async(void)
 #define PL_LAUNCH launch_pipelined_128x256_noswizzle
 #define PL_INFO info_pipelined_128x256_noswizzle
 #include "pipelined_kernel.cuh"
+
