@@ -1,7 +1,7 @@
 /* Step 10: cp.async for B, fragments double-buffered in registers, block rasterisation, and a
  * tile chosen from the GPU's limits and the matrix's size.
  *
- * Starting from 09_warptiled.cu (same warp tiling, 8 x 8 or 16 x 8 results per thread):
+ * Starting from 09_warptiled.cu (same warp tiling, 8 x 8 or 8 x 16 results per thread):
  *   - B goes from global to shared memory with cp.async (sm_80 and later): no registers on the
  *     way and no wait in the thread that issued it; with STAGES buffers the copy of strip
  *     s + STAGES - 1 is in flight while strip s is multiplied. A still goes through registers,
@@ -12,11 +12,13 @@
  *   - With a K strip of 32, A's transposed stores are spread over all 32 banks by flipping two
  *     bits of the column (a_column), where plain stores would queue 4 deep on the same banks.
  *   - launch_pipelined picks one of four configurations (launch_config.c). The largest,
- *     128 x 256 with a K strip of 32 and 16 x 8 results per thread, is cuBLAS's shape: 255
- *     registers and 99,328 bytes of shared memory per block, one block per SM, fewer shared
- *     loads per FMA than 8 x 8 and half the barriers of a strip of 16. The rule: the largest of
- *     128 x 256, 128 x 128 (8 x 8 per thread, K strip 16) and 64 x 128 that fits (128 x 256 does
- *     not on a T4 or a V100) and whose waves keep 90% of the SMs' slots busy; else 64 x 128.
+ *     128 x 256 with a K strip of 32 and 8 x 16 results per thread (8 rows, 16 columns), is
+ *     cuBLAS's shape: up to 255 registers and 99,328 bytes of shared memory per block, one
+ *     block per SM, fewer shared loads per FMA than 8 x 8 and half the barriers of a strip of
+ *     16 (16 x 8 per thread, the same loads, measured slower: ablations/candidate_configs.cu).
+ *     The rule: the largest of 128 x 256, 128 x 128 (8 x 8 per thread, K strip 16) and
+ *     64 x 128 that fits (128 x 256 does not on a T4 or a V100) and whose waves keep 90% of the
+ *     SMs' slots busy; else 64 x 128.
  * What each idea buys is measured by the benchmark-only program matmul_ablations
  * (ablations/pipelined_configs.cu: one configuration per idea taken away;
  * docs/05_matmul_appendix.md).
@@ -33,9 +35,11 @@
 /* The block tile BM x BN, the K strip BK, the warp tile's rows WARP_M and the stages of B are
  * template parameters (one instantiation per configuration, launch_config.h). Fixed: */
 #define WARP_N 64      /* warp tile columns, as in step 9 */
-#define LANES_M 4      /* a warp's lanes: 4 along M, 8 along N */
-#define LANES_N (32 / LANES_M)
-#define TN (WARP_N / LANES_N) /* 8 results per thread along N; WARP_M / LANES_M along M */
+#define TM 8           /* results per thread along M */
+/* A warp's 32 lanes: WARP_M / TM along M, the rest along N; a thread's results along N: */
+#define LANES_M(WARP_M) ((WARP_M) / TM)          /* 4 (warp tile 32 x 64) or 8 (64 x 64) */
+#define LANES_N(WARP_M) (32 / LANES_M(WARP_M))   /* 8 or 4 */
+#define TN(WARP_M) (WARP_N / LANES_N(WARP_M))    /* 8 or 16 */
 #define APAD 4         /* a_tile rows of BM + 4 floats, as in step 9 */
 #define GROUP_ROWS 16  /* rasterisation: groups of 16 block rows */
 
@@ -100,9 +104,10 @@ static __device__ __forceinline__ void block_position(int *brow, int *bcol)
  * rows' 4-float pad moves odd columns c by 16 banks and no more: the 8 columns fall on 2 groups
  * of banks, 4 stores per bank. With bits 2-3 of m flipped by k / 8, each column gets a group of
  * its own: 32 different banks. The flipped bits are below 16, so a thread's fragment float4s
- * (16 floats apart) stay whole, at fixed offsets from fragment_column(fragment_row, k). A strip
- * of 16 (2 stores per bank) keeps m: there the flip measured nothing and costs registers that
- * the 8 x 8 configurations, at their cap of 128, do not have. */
+ * (4 * LANES_M floats apart) stay whole, at fixed offsets from
+ * fragment_column(fragment_row, k). A strip of 16 (2 stores per bank) keeps m: there the flip
+ * measured nothing and costs registers that the 8 x 8 configurations, at their cap of 128, do
+ * not have. */
 template <int BK>
 static __device__ __forceinline__ int a_column(int m, int k)
 {
@@ -160,21 +165,21 @@ static __device__ __forceinline__ void copy_b(float (*b_stage)[BN], const float 
 }
 
 /* The fragments of one k: TM values of A and TN of B, as float4s 4 * LANES apart (step 9). */
-template <int TM>
+template <int WARP_M>
 static __device__ __forceinline__ void load_fragments(float *a, float *b, const float *a_row,
                                                       const float *b_row)
 {
 #pragma unroll
     for (int g = 0; g < TM / 4; ++g) {
-        const float4 v = *(const float4 *)&a_row[g * 4 * LANES_M];
+        const float4 v = *(const float4 *)&a_row[g * 4 * LANES_M(WARP_M)];
         a[4 * g + 0] = v.x;
         a[4 * g + 1] = v.y;
         a[4 * g + 2] = v.z;
         a[4 * g + 3] = v.w;
     }
 #pragma unroll
-    for (int g = 0; g < TN / 4; ++g) {
-        const float4 v = *(const float4 *)&b_row[g * 4 * LANES_N];
+    for (int g = 0; g < TN(WARP_M) / 4; ++g) {
+        const float4 v = *(const float4 *)&b_row[g * 4 * LANES_N(WARP_M)];
         b[4 * g + 0] = v.x;
         b[4 * g + 1] = v.y;
         b[4 * g + 2] = v.z;
@@ -187,20 +192,21 @@ static __device__ __forceinline__ void load_fragments(float *a, float *b, const 
 
 /* __launch_bounds__: THREADS per block, and as many blocks per SM as the 65,536 registers of an
  * SM hold at 2 per result (TM x TN accumulators, as many again for fragments and addresses):
- * 128 registers for 8 x 8 results, 255 for 16 x 8. STAGES: buffers of B. ASYNC: B by cp.async
+ * 128 registers for 8 x 8 results, 255 for 8 x 16. STAGES: buffers of B. ASYNC: B by cp.async
  * (true) or by plain loads and stores (false). The tiles live in dynamic shared memory,
  * PIPELINED_SHARED_BYTES (above the 48 KiB a block gets unasked for 128 x 256; declaring the
  * smaller tiles' arrays statically instead measured the same). */
 template <int BM, int BN, int BK, int WARP_M, int STAGES, bool ASYNC>
 __global__ void __launch_bounds__(PIPELINED_THREADS(BM, BN, WARP_M),
-                                  65536 / (PIPELINED_THREADS(BM, BN, WARP_M) * 2 *
-                                           (WARP_M / LANES_M) * TN))
+                                  65536 / (PIPELINED_THREADS(BM, BN, WARP_M) * 2 * TM *
+                                           TN(WARP_M)))
 pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
                  const float *__restrict__ B, size_t ldb, float *__restrict__ C, size_t ldc)
 {
     enum {
         THREADS = PIPELINED_THREADS(BM, BN, WARP_M),
-        TM = WARP_M / LANES_M, /* results per thread along M: 8 or 16 */
+        N_LANES = LANES_N(WARP_M),      /* lanes along N: 8 or 4 */
+        N_PER_THREAD = TN(WARP_M),      /* results per thread along N: 8 or 16 */
         A_LOADS = BM * BK / 4 / THREADS
     };
     /* A: two buffers, filled through registers (transposed). B: STAGES buffers, filled by
@@ -219,14 +225,14 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
     const int warp = tid / 32, lane = tid % 32;
     const int a_r = tid / (BK / 4), a_c = (tid % (BK / 4)) * 4;
     const int b_r = tid / (BN / 4), b_c = (tid % (BN / 4)) * 4;
-    const int fragment_row = (warp / (BN / WARP_N)) * WARP_M + (lane / LANES_N) * 4;
-    const int fragment_col = (warp % (BN / WARP_N)) * WARP_N + (lane % LANES_N) * 4;
+    const int fragment_row = (warp / (BN / WARP_N)) * WARP_M + (lane / N_LANES) * 4;
+    const int fragment_col = (warp % (BN / WARP_N)) * WARP_N + (lane % N_LANES) * 4;
 
-    float acc[TM][TN];
+    float acc[TM][N_PER_THREAD];
 #pragma unroll
     for (int m = 0; m < TM; ++m)
 #pragma unroll
-        for (int n = 0; n < TN; ++n)
+        for (int n = 0; n < N_PER_THREAD; ++n)
             acc[m][n] = 0.0f;
     float4 a_next[A_LOADS];
 
@@ -259,21 +265,21 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
         commit_copies<ASYNC>();
 
         /* Two register sets of fragments: step k + 1's are read while step k's FMAs run. */
-        float a_frag[2][TM], b_frag[2][TN];
-        load_fragments<TM>(a_frag[0], b_frag[0],
+        float a_frag[2][TM], b_frag[2][N_PER_THREAD];
+        load_fragments<WARP_M>(a_frag[0], b_frag[0],
                            &a_tile[cur][0][fragment_column<BK>(fragment_row, 0)],
                            &b_tile[stage][0][fragment_col]);
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
             const int f = k & 1;
             if (k + 1 < BK)
-                load_fragments<TM>(a_frag[f ^ 1], b_frag[f ^ 1],
+                load_fragments<WARP_M>(a_frag[f ^ 1], b_frag[f ^ 1],
                                    &a_tile[cur][k + 1][fragment_column<BK>(fragment_row, k + 1)],
                                    &b_tile[stage][k + 1][fragment_col]);
 #pragma unroll
             for (int m = 0; m < TM; ++m)
 #pragma unroll
-                for (int n = 0; n < TN; ++n)
+                for (int n = 0; n < N_PER_THREAD; ++n)
                     acc[m][n] += a_frag[f][m] * b_frag[f][n];
         }
         if (more)
@@ -286,10 +292,10 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
 
 #pragma unroll
     for (int m = 0; m < TM; ++m) {
-        const int r = row0 + fragment_row + (m / 4) * 4 * LANES_M + m % 4;
+        const int r = row0 + fragment_row + (m / 4) * 4 * LANES_M(WARP_M) + m % 4;
 #pragma unroll
-        for (int g = 0; g < TN / 4; ++g) {
-            const int c = col0 + fragment_col + g * 4 * LANES_N;
+        for (int g = 0; g < N_PER_THREAD / 4; ++g) {
+            const int c = col0 + fragment_col + g * 4 * N_LANES;
             if (r < M && c < N)
                 *(float4 *)&C[(size_t)r * ldc + c] = make_float4(
                     acc[m][4 * g + 0], acc[m][4 * g + 1], acc[m][4 * g + 2], acc[m][4 * g + 3]);

@@ -83,7 +83,7 @@ int matmul_tensor_cores(const tut_device_info *dev);
 
 /* The configurations launch_pipelined chooses from (10_pipelined.cu). */
 typedef enum {
-    PIPELINED_128X256,    /* 256 threads, K strip 32, 2 stages of B, 16 x 8 results per thread:
+    PIPELINED_128X256,    /* 256 threads, K strip 32, 2 stages of B, 8 x 16 results per thread:
                              the largest (99,328 bytes of shared memory, up to 255 registers) */
     PIPELINED_128X128,    /* 256 threads, K strip 16, 2 stages of B, 8 x 8 results per thread */
     PIPELINED_64X128,     /* 128 threads, 3 stages: twice the blocks for the same matrix */

@@ -126,22 +126,10 @@ static const matmul_variant matmul_variants[] = {
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32},
     {.name = "pipelined_128x256_noswizzle", .launch = launch_pipelined_128x256_noswizzle,
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_noswizzle},
-    {.name = "pipelined_128x256_bk32_s3", .launch = launch_pipelined_128x256_bk32_s3,
-     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_s3},
-    {.name = "pipelined_128x256_bk32_u8", .launch = launch_pipelined_128x256_bk32_u8,
-     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_u8},
-    {.name = "pipelined_128x256_bk32_u16", .launch = launch_pipelined_128x256_bk32_u16,
-     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_u16},
-    {.name = "pipelined_128x256_bk32_u16_s3", .launch = launch_pipelined_128x256_bk32_u16_s3,
-     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_u16_s3},
     {.name = "pipelined_128x256_bk32_g8", .launch = launch_pipelined_128x256_bk32_g8,
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_g8},
     {.name = "pipelined_128x256_bk32_t8x16", .launch = launch_pipelined_128x256_bk32_t8x16,
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_t8x16},
-    {.name = "pipelined_128x256_bk16_s3", .launch = launch_pipelined_128x256_bk16_s3,
-     .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk16_s3},
-    {.name = "pipelined_256x128_bk16_s3", .launch = launch_pipelined_256x128_bk16_s3,
-     .layout = FLOAT4_ROWS, .info = info_pipelined_256x128_bk16_s3},
 };
 #endif
 

@@ -42,14 +42,8 @@ void launch_pipelined_128x256_bk8(const matmul_args *a);
 void launch_pipelined_128x256_bk32(const matmul_args *a);
 void launch_pipelined_128x256_noswizzle(const matmul_args *a);
 /* candidate_configs.cu: the 128 x 256 configuration (K strip 32) with one idea changed. */
-void launch_pipelined_128x256_bk32_s3(const matmul_args *a);
-void launch_pipelined_128x256_bk32_u8(const matmul_args *a);
-void launch_pipelined_128x256_bk32_u16(const matmul_args *a);
-void launch_pipelined_128x256_bk32_u16_s3(const matmul_args *a);
 void launch_pipelined_128x256_bk32_g8(const matmul_args *a);
 void launch_pipelined_128x256_bk32_t8x16(const matmul_args *a);
-void launch_pipelined_128x256_bk16_s3(const matmul_args *a);
-void launch_pipelined_256x128_bk16_s3(const matmul_args *a);
 matmul_kernel_info info_pipelined_128x128(void);
 matmul_kernel_info info_pipelined_128x128_s3(void);
 matmul_kernel_info info_pipelined_nofdb(void);
@@ -65,14 +59,8 @@ matmul_kernel_info info_pipelined_128x256_bk8(void);
 matmul_kernel_info info_pipelined_128x256_bk32(void);
 matmul_kernel_info info_pipelined_128x256_noswizzle(void);
 /* candidate_configs.cu */
-matmul_kernel_info info_pipelined_128x256_bk32_s3(void);
-matmul_kernel_info info_pipelined_128x256_bk32_u8(void);
-matmul_kernel_info info_pipelined_128x256_bk32_u16(void);
-matmul_kernel_info info_pipelined_128x256_bk32_u16_s3(void);
 matmul_kernel_info info_pipelined_128x256_bk32_g8(void);
 matmul_kernel_info info_pipelined_128x256_bk32_t8x16(void);
-matmul_kernel_info info_pipelined_128x256_bk16_s3(void);
-matmul_kernel_info info_pipelined_256x128_bk16_s3(void);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,9 @@
  * configuration and with one idea changed at a time, to measure what each buys
  * (docs/05_matmul_appendix.md, "Step 10 ... its ideas one at a time"). The teaching version is
  * 10_pipelined.cu, plain code with the same four configurations: 128 x 256 (here
- * pipelined_128x256_bk32), 128 x 128 (pipelined_128x128) and the 64 x 128 tiles.
+ * pipelined_128x256_bk32 with 16 x 8 results per thread; 10_pipelined.cu's 8 x 16 is
+ * pipelined_128x256_bk32_t8x16 in candidate_configs.cu), 128 x 128 (pipelined_128x128) and the
+ * 64 x 128 tiles.
  * cp.async needs compute capability 8.0; below, B goes through plain loads and stores. */
 #include <stdio.h>
 

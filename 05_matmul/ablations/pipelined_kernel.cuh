@@ -15,10 +15,6 @@
  *   PL_A_SWIZZLE          1: A's columns flipped by k as in 10_pipelined.cu (a_column: for a
  *                         K strip of 32, so that its transposed stores hit 32 banks); 0: not
  *   PL_PLAIN_ONLY         1: plain loads for B even where cp.async exists (to measure it)
- *   PL_K_UNROLL           steps of the K strip unrolled together (even, dividing PL_BK): the
- *                         strip's loop is unrolled PL_K_UNROLL steps at a time, so the loop's
- *                         code is PL_BK / PL_K_UNROLL times smaller (instruction cache);
- *                         PL_BK: the whole strip unrolled, as in 10_pipelined.cu
  *   PL_DYNAMIC_SHARED     1: the tiles live in dynamic shared memory, for configurations above
  *                         the 48 KiB a block may declare statically (asked for at launch through
  *                         tut_allow_dynamic_shared, refused where the GPU allows less)
@@ -70,12 +66,6 @@
 #endif
 #ifndef PL_PLAIN_ONLY
 #define PL_PLAIN_ONLY 0
-#endif
-#ifndef PL_K_UNROLL
-#define PL_K_UNROLL PL_BK
-#endif
-#if PL_K_UNROLL < PL_BK && (PL_K_UNROLL % 2 != 0 || PL_BK % PL_K_UNROLL != 0 || !PL_FRAG_DB)
-#error "PL_K_UNROLL must be even and divide PL_BK, with PL_FRAG_DB"
 #endif
 #if !defined(PL_KERNEL) || !defined(PL_LAUNCH) || !defined(PL_INFO)
 #error "define PL_KERNEL, PL_LAUNCH and PL_INFO before including pipelined_kernel.cuh"
@@ -241,24 +231,6 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
 #if PL_FRAG_DB
         PL_LOAD_FRAG(0, 0);
 #endif
-#if PL_K_UNROLL < PL_BK
-        /* PL_K_UNROLL steps per turn of a loop that is not unrolled: k's parity is kk's, so the
-         * register set f stays known at compile time. */
-#pragma unroll 1
-        for (int k0 = 0; k0 < PL_BK; k0 += PL_K_UNROLL) {
-#pragma unroll
-            for (int kk = 0; kk < PL_K_UNROLL; ++kk) {
-                const int k = k0 + kk, f = kk & 1;
-                if (k + 1 < PL_BK)
-                    PL_LOAD_FRAG(f ^ 1, k + 1);
-#pragma unroll
-                for (int m = 0; m < PL_TM; ++m)
-#pragma unroll
-                    for (int n = 0; n < PL_TN; ++n)
-                        acc[m][n] += a_frag[f][m] * b_frag[f][n];
-            }
-        }
-#else
 #pragma unroll
         for (int k = 0; k < PL_BK; ++k) {
 #if PL_FRAG_DB
@@ -275,7 +247,6 @@ PL_KERNEL(int M, int N, int K, const float *__restrict__ A, size_t lda,
                 for (int n = 0; n < PL_TN; ++n)
                     acc[m][n] += a_frag[f][m] * b_frag[f][n];
         }
-#endif
         if (more)
             PL_STORE_A(cur ^ 1);
         pl_wait<ASYNC, PL_STAGES - 2>(); /* strip s + 1 of B has landed (this thread's) */
@@ -345,7 +316,6 @@ void PL_LAUNCH(const matmul_args *a)
 #undef PL_DYNAMIC_SHARED
 #undef PL_A_SWIZZLE
 #undef PL_PLAIN_ONLY
-#undef PL_K_UNROLL
 #undef PL_SHARED_BYTES
 #undef PL_A_COLUMN
 #undef PL_KERNEL
