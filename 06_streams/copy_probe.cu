@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunks.h"
+#include "schedule.h"
+
 #define CHECK(call)                                                                          \
     do {                                                                                     \
         cudaError_t e_ = (call);                                                             \
@@ -47,35 +50,20 @@ __global__ void add_kernel(const int32_t *x, const int32_t *y, int32_t *out, siz
 
 typedef enum { UNIFORM, SHRINKING } schedule;
 
-/* Chunk sizes of n elements into k chunks: uniform (the first n % k one larger) or shrinking
- * (geometric weights, the last 1/16 of the first; every chunk at least 1 element). */
+/* Chunk sizes of n elements into k chunks: uniform (chunks.h: the first n % k one larger) or
+ * shrinking (schedule.h: geometric, the last about 1/16 of the first; every chunk at least 1). */
 static void chunk_sizes(size_t n, int k, schedule s, size_t *off, size_t *cnt)
 {
-    if (s == UNIFORM) {
-        for (int i = 0; i < k; ++i) {
-            cnt[i] = n / (size_t)k + ((size_t)i < n % (size_t)k);
-            off[i] = i ? off[i - 1] + cnt[i - 1] : 0;
-        }
-        return;
+    chunk_range r[MAX_CHUNKS];
+    for (int i = 0; i < k; ++i)
+        r[i] = chunk_of(n, (size_t)k, (size_t)i);
+    if (s == SHRINKING && shrinking_schedule(n, (size_t)k, r) != 0) {
+        fprintf(stderr, "copy_probe: %d shrinking chunks of %zu elements\n", k, n);
+        exit(2);
     }
-    const double r = k > 1 ? pow(1.0 / 16.0, 1.0 / (k - 1)) : 1.0;
-    double total = 0.0, w = 1.0;
-    for (int i = 0; i < k; ++i, w *= r)
-        total += w;
-    size_t used = 0;
-    w = 1.0;
-    for (int i = 0; i < k; ++i, w *= r) {
-        size_t c = (size_t)((double)n * w / total);
-        const size_t left_after = (size_t)(k - 1 - i); /* one element each at least */
-        if (c < 1)
-            c = 1;
-        if (used + c + left_after > n)
-            c = n - used - left_after;
-        if (i == k - 1)
-            c = n - used;
-        off[i] = used;
-        cnt[i] = c;
-        used += c;
+    for (int i = 0; i < k; ++i) {
+        off[i] = r[i].offset;
+        cnt[i] = r[i].count;
     }
 }
 
@@ -228,12 +216,17 @@ static int add_config(config *cs, int *count, const char *name, kind what, int c
     return 0;
 }
 
-/* The result of the last pipeline run against the CPU: the number of wrong elements. */
-static size_t count_wrong(const rig *g)
+/* The result of the last pipeline run against the CPU: the number of wrong elements; the first
+ * wrong one's index in *first (n if none). */
+static size_t count_wrong(const rig *g, size_t *first)
 {
     size_t wrong = 0;
+    *first = g->n;
     for (size_t i = 0; i < g->n; ++i)
-        wrong += g->h_out[i] != (int32_t)((uint32_t)g->h_x[i] + (uint32_t)g->h_y[i]);
+        if (g->h_out[i] != (int32_t)((uint32_t)g->h_x[i] + (uint32_t)g->h_y[i])) {
+            if (!wrong++)
+                *first = i;
+        }
     return wrong;
 }
 
@@ -367,11 +360,21 @@ int main(int argc, char **argv)
         if (cs[c].interleaved)
             fill_interleaved(&g, cs[c].chunks, cs[c].sched);
         memset(g.h_out, 0xA5, bytes);
-        CHECK(cudaMemset(g.d_out, 0xFF, bytes));
+        /* The poison must land before the run: the streams are non-blocking, so a plain
+         * cudaMemset (legacy default stream, asynchronous for device memory) is not ordered
+         * with them and could overwrite results the pipeline has already written. */
+        CHECK(cudaMemsetAsync(g.d_out, 0xFF, bytes, g.s[0]));
+        CHECK(cudaStreamSynchronize(g.s[0]));
         (void)run_once(&g, &cs[c]);
         CHECK(cudaDeviceSynchronize());
-        const size_t wrong = count_wrong(&g);
-        printf("check %-24s %zu wrong\n", cs[c].name, wrong);
+        size_t first;
+        const size_t wrong = count_wrong(&g, &first);
+        if (wrong)
+            printf("check %-24s %zu wrong (first at %zu: %d, not %d)\n", cs[c].name, wrong,
+                   first, (int)g.h_out[first],
+                   (int32_t)((uint32_t)g.h_x[first] + (uint32_t)g.h_y[first]));
+        else
+            printf("check %-24s 0 wrong\n", cs[c].name);
         failed |= wrong != 0;
     }
     if (failed) {

@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "reference.h"
 #include "rounds.h"
+#include "schedule.h"
 #include "tutorial.h"
 
 /* Registers per thread from ptxas (nvcc --resource-usage, CUDA 13.0, -O3; what
@@ -293,9 +294,46 @@ static void test_rounds(void)
     EXPECT(changed == 4, "the order repeated");
 }
 
+/* The shrinking schedule (schedule.h): tiles [0, n) in order, no chunk empty, none longer than
+ * the one before (a buffer sized for chunk 0 holds every chunk), k > n and k == 0 refused. */
+static void check_shrinking(size_t n, size_t k)
+{
+    chunk_range c[64];
+    EXPECT(shrinking_schedule(n, k, c) == 0, "shrinking n %zu k %zu refused", n, k);
+    size_t next = 0;
+    for (size_t i = 0; i < k; ++i) {
+        EXPECT(c[i].offset == next, "shrinking n %zu k %zu chunk %zu starts at %zu, not %zu", n,
+               k, i, c[i].offset, next);
+        EXPECT(c[i].count >= 1, "shrinking n %zu k %zu chunk %zu is empty", n, k, i);
+        EXPECT(i == 0 || c[i].count <= c[i - 1].count, "shrinking n %zu k %zu chunk %zu (%zu) "
+               "longer than chunk %zu (%zu)", n, k, i, c[i].count, i - 1, c[i ? i - 1 : 0].count);
+        next = c[i].offset + c[i].count;
+    }
+    EXPECT(next == n, "shrinking n %zu k %zu: chunks end at %zu", n, k, next);
+}
+
+static void test_shrinking(void)
+{
+    for (size_t n = 1; n <= 300; ++n)
+        for (size_t k = 1; k <= n && k <= 64; ++k)
+            check_shrinking(n, k);
+    const size_t big[] = {1000003, 999983, 4099, 20000000, 20000001};
+    for (size_t b = 0; b < sizeof big / sizeof big[0]; ++b)
+        for (size_t k = 1; k <= 64; ++k)
+            check_shrinking(big[b], k);
+    chunk_range c[64];
+    EXPECT(shrinking_schedule(5, 6, c) == -1, "shrinking: 6 chunks of 5 elements accepted");
+    EXPECT(shrinking_schedule(5, 0, c) == -1, "shrinking: 0 chunks accepted");
+    /* 20M in 8: the first chunk holds about 16 times the last (the probe's pipe_shrinking_8x2) */
+    EXPECT(shrinking_schedule(20000000, 8, c) == 0 && c[0].count > 15 * c[7].count &&
+               c[0].count < 17 * c[7].count,
+           "shrinking 20M x 8: first %zu last %zu", c[0].count, c[7].count);
+}
+
 int main(void)
 {
     test_chunks();
+    test_shrinking();
     test_shapes();
     test_reference();
     test_plan();

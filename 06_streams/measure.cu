@@ -18,6 +18,7 @@ const variant variants[] = {
     {"registered", issue_depth_first, HOST_REGISTERED, SHAPE_CHUNKED, 12},
     {"depth", issue_depth_first, HOST_PINNED, SHAPE_CHUNKED, 12},
     {"breadth", issue_breadth_first, HOST_PINNED, SHAPE_CHUNKED, 12},
+    {"shrinking", issue_shrinking, HOST_PINNED, SHAPE_CHUNKED, 12}, /* depth, shrinking chunks */
     /* Each stage alone, whole arrays on one stream: the bound. */
     {"copy_in_alone", issue_h2d_only, HOST_PINNED, SHAPE_SERIAL, 8},
     {"kernel_alone", issue_kernel_only, HOST_PINNED, SHAPE_SERIAL, 12},

@@ -35,7 +35,7 @@ typedef struct {
 
 /* The order of variants[] (measure.cu). */
 enum {
-    V_SERIAL, V_DEFAULT, V_DOCUMENT, V_PAGEABLE, V_REGISTERED, V_DEPTH, V_BREADTH,
+    V_SERIAL, V_DEFAULT, V_DOCUMENT, V_PAGEABLE, V_REGISTERED, V_DEPTH, V_BREADTH, V_SHRINKING,
     V_PIPELINES, /* the pipelines end here: each one's output is checked; --variant picks them */
     V_COPY_IN = V_PIPELINES, V_KERNEL_ALONE, V_COPY_OUT, /* each stage alone: the bound */
     V_PAGEABLE_IN, V_PAGEABLE_OUT, V_BOTH_WAYS,          /* the other ceilings of the link */

@@ -54,4 +54,7 @@ void issue_kernel_only(const pipeline *p);  /* one launch over n */
 void issue_d2h_only(const pipeline *p);     /* whole output out */
 void issue_both_directions(const pipeline *p); /* x in on stream 0 while out goes out on 1 */
 
+/* shrinking.cu: depth-first with shrinking chunks (schedule.h), the last about 1/16 of the first */
+void issue_shrinking(const pipeline *p);
+
 #endif

@@ -103,7 +103,7 @@ static unsigned calibrate_work(context *ctx, double target_ms)
 typedef struct {
     unsigned work;
     stage_times st;
-    double serial, document, defaults, depth_user, depth_plan, breadth_plan;
+    double serial, document, defaults, depth_user, depth_plan, breadth_plan, shrinking_plan;
 } kernel_summary;
 
 /* Everything for one kernel: reference, stages alone, variants, sweeps (all in one set of
@@ -124,6 +124,9 @@ static kernel_summary bench_kernel(context *ctx, const char *name, unsigned work
     int nchunk_rows = 0, nstream_rows = 0;
     for (int v = 0; v < V_PIPELINES; ++v)
         user[v] = set_add(set, ctx, v, chunks, streams);
+    /* both schedules at the plan's shape: equal chunks (depth) and shrinking ones */
+    const int depth_row = set_add(set, ctx, V_DEPTH, plan->chunks, plan->streams);
+    const int shrinking_row = set_add(set, ctx, V_SHRINKING, plan->chunks, plan->streams);
     sweep_entry sweep[SWEEP_MAX];
     const int nchunks = chunk_sweep(plan, ctx->n, sweep);
     for (int e = 0; e < nchunks; ++e) {
@@ -151,7 +154,8 @@ static kernel_summary bench_kernel(context *ctx, const char *name, unsigned work
     s.defaults = set_ms(set, user[V_DEFAULT]);
     s.document = set_ms(set, user[V_DOCUMENT]);
     s.depth_user = set_ms(set, user[V_DEPTH]);
-    s.depth_plan = set_ms(set, set_find(set, V_DEPTH, plan->chunks, plan->streams));
+    s.depth_plan = set_ms(set, depth_row);
+    s.shrinking_plan = set_ms(set, shrinking_row);
     s.breadth_plan = set_ms(set, set_find(set, V_BREADTH, plan->chunks, plan->streams));
     printf(" variants (%zu chunks, %d streams):\n", chunks, streams);
     print_rows(ctx, set, user, V_PIPELINES, s.st.bound, s.serial);
@@ -159,6 +163,10 @@ static kernel_summary bench_kernel(context *ctx, const char *name, unsigned work
     print_rows(ctx, set, chunk_rows, nchunk_rows, s.st.bound, s.serial);
     printf(" sweep over streams (chunks = %zu):\n", plan->chunks);
     print_rows(ctx, set, stream_rows, nstream_rows, s.st.bound, s.serial);
+    printf(" schedules at %zu chunks, %d streams: equal chunks (depth) %.3f ms = %.3fx the bound, "
+           "shrinking chunks %.3f ms = %.3fx the bound\n", plan->chunks, plan->streams,
+           s.depth_plan, s.depth_plan / s.st.bound, s.shrinking_plan,
+           s.shrinking_plan / s.st.bound);
     write_rows(ctx, set, s.st.bound, s.serial);
 
     if (outdir) {

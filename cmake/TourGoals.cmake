@@ -90,7 +90,9 @@ tour_goal("05 TF32 4096^3, wgmma" 05_matmul variants_4096.csv pct_cublas GE 100
           variant=wgmma_tf32 m=4096)
 tour_goal("04 Monte Carlo 2^32 samples of 1/x, fused, of Philox alone" 04_montecarlo
           throughput.csv of_philox GE 0.85 variant=fused "config=inv .*" samples=4294967296)
-tour_goal("06 streams 20M add, depth-first 16 chunks x 4 streams" 06_streams variants.csv
+tour_goal("06 streams 20M add, depth-first 16 equal chunks x 4 streams" 06_streams variants.csv
           ratio_to_bound LE 1.10 kernel=add variant=depth chunks=16 streams=4)
+tour_goal("06 streams 20M add, depth-first 16 shrinking chunks x 4 streams" 06_streams
+          variants.csv ratio_to_bound LE 1.10 kernel=add variant=shrinking chunks=16 streams=4)
 tour_goal("03 sessionize 10^8 events, single pass, of the copy" 03_sessionize throughput.csv
           fraction_of_memcpy GE 0.95 n=100000000 variant=single_pass)
