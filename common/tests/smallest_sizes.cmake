@@ -147,10 +147,9 @@ function(tutorial_smallest_sizes)
   set(exempt
   )
   # Executables that are not programs of the tutorial: tests, graders and tools (their own tests
-  # cover them; a grader's --help would grade), and the sweeps of candidate kernels
-  # (montecarlo_perf, sessionize_perf*: benchmarks only, checked by their own --check tests).
+  # cover them; a grader's --help would grade).
   set(not_programs_regex
-      "^(grade_ex|test_)|_tests?$|^tutorial_(gpu_probe|setup_check)$|^(docs_check|exits_demo)$|^heat1d_multi_small_rods$|^(montecarlo|sessionize)_perf")
+      "^(grade_ex|test_)|_tests?$|^tutorial_(gpu_probe|setup_check)$|^(docs_check|exits_demo)$|^heat1d_multi_small_rods$")
   # Programs that take every visible GPU: one at a time, and in the multi-GPU passes too.
   set(every_gpu plain_multi_gpu multi_heat1d nccl_allreduce multi_gpu_p2p)
   set(bad_done)
