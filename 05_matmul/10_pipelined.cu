@@ -215,6 +215,10 @@ pipelined_kernel(int M, int N, int K, const float *__restrict__ A, size_t lda,
     static_assert(4 * (2 * BK * (BM + APAD) + STAGES * BK * BN) ==
                       PIPELINED_SHARED_BYTES(BM, BN, BK, STAGES),
                   "the tiles below against launch_config.h's count");
+    /* The lanes must tile the warp's 32 x 64 or 64 x 64 results exactly, in float4 columns. */
+    static_assert(WARP_M % TM == 0 && 32 % LANES_M(WARP_M) == 0 &&
+                      WARP_N % (4 * LANES_N(WARP_M)) == 0 && TN(WARP_M) % 4 == 0,
+                  "WARP_M must give a whole number of lanes along M and float4 columns along N");
     float (*a_tile)[BK][BM + APAD] = (float (*)[BK][BM + APAD])pipelined_shared;
     float (*b_tile)[BK][BN] = (float (*)[BK][BN])(pipelined_shared + 2 * BK * (BM + APAD));
 

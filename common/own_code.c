@@ -79,16 +79,22 @@ own_code_verdict own_code_scan(const unsigned char *fatbin, size_t size, const c
         return OWN_CODE_UNREADABLE;
     }
     if (find(fatbin, size, "\177ELF", 0) < 0) {
-        snprintf(why, why_len, "the device code of %s is compressed (build with nvcc "
-                 "-Xfatbin=-compress-all off, or --no-compress): it cannot be read", source);
+        snprintf(why, why_len, "the device code of %s is compressed (build it with nvcc "
+                 "--no-compress, without -G): it cannot be read", source);
         return OWN_CODE_UNREADABLE;
     }
-    /* The library's headers in the line table, its functions' mangled names (a namespace
-     * opens N<length><name>, a const member NK<length><name>). */
+    /* The library's headers in the line table (the toolkit's include/cub/ or include/cccl/cub/,
+     * a CCCL checkout's cub/cub/: never a folder merely named cub, which may hold the student's
+     * own file), its functions' mangled names (a namespace opens N<length><name>, a const
+     * member NK<length><name>). */
     static const struct {
         const char *trace, *what;
-    } traces[] = {{"/cub/", "CUB (a file of cub/ in its line table)"},
-                  {"/thrust/", "thrust (a file of thrust/ in its line table)"},
+    } traces[] = {{"include/cub/", "CUB (a file of cub/ in its line table)"},
+                  {"cccl/cub/", "CUB (a file of cub/ in its line table)"},
+                  {"/cub/cub/", "CUB (a file of cub/ in its line table)"},
+                  {"include/thrust/", "thrust (a file of thrust/ in its line table)"},
+                  {"cccl/thrust/", "thrust (a file of thrust/ in its line table)"},
+                  {"/thrust/thrust/", "thrust (a file of thrust/ in its line table)"},
                   {"N3cub", "CUB (a function of namespace cub::)"},
                   {"NK3cub", "CUB (a function of namespace cub::)"},
                   {"N6thrust", "thrust (a function of namespace thrust::)"},
@@ -109,7 +115,23 @@ own_code_verdict own_code_scan(const unsigned char *fatbin, size_t size, const c
             return OWN_CODE_LIBRARY;
         }
     }
-    snprintf(why, why_len, "the device code of %s holds no CUB or thrust", source);
+    /* Cooperative groups' reduce and scan (cg::reduce, cg::inclusive_scan): their headers'
+     * names in the line table beside the folder cooperative_groups (the line table may keep a
+     * folder and a file name apart). Its other headers (this_thread_block, sync) are no
+     * shortcut. */
+    static const char *const group_files[] = {"reduce.h", "scan.h", "coalesced_reduce.h",
+                                              "coalesced_scan.h"};
+    if (find(fatbin, size, "cooperative_groups", 0) >= 0) {
+        for (size_t f = 0; f < sizeof group_files / sizeof group_files[0]; ++f) {
+            if (find(fatbin, size, group_files[f], 1) >= 0) {
+                snprintf(why, why_len, "cooperative groups' %s (cg::reduce or cg::inclusive_scan "
+                         "in place of the shuffles)", group_files[f]);
+                return OWN_CODE_LIBRARY;
+            }
+        }
+    }
+    snprintf(why, why_len, "the device code of %s holds no CUB, thrust or cooperative groups' "
+             "reduce or scan", source);
     return OWN_CODE_OWN;
 }
 
@@ -137,7 +159,8 @@ own_code_verdict own_code_check(const char *source, char *why, size_t why_len)
                  "compiled with -lineinfo?)", registered_count, source);
         return OWN_CODE_UNREADABLE;
     }
-    snprintf(why, why_len, "the device code of %s holds no CUB or thrust", source);
+    snprintf(why, why_len, "the device code of %s holds no CUB, thrust or cooperative groups' "
+             "reduce or scan", source);
     return OWN_CODE_OWN;
 }
 

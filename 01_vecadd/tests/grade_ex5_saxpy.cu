@@ -89,11 +89,21 @@ static int case_boundaries(tut_grader *g)
     return tut_array_boundaries(g, &j);
 }
 
+/* Past 2^23 elements through the launcher (32 MB an array): a grid computed wrongly (blocks
+ * times threads, not divided) asks for more than the 2^31 - 1 blocks a grid may have there, and
+ * the launch fails, where the smaller cases still look right. */
+static int case_large(tut_grader *g)
+{
+    const tut_array_job j = job(g, 1);
+    return tut_array_check(g, &j, ((size_t)1 << 23) + tut_grader_odd(g, 1, 4097), 0, 0);
+}
+
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
         {"primes", case_primes}, {"kernel", case_kernel},
         {"one", case_one},       {"boundaries", case_boundaries},
+        {"large", case_large},
     };
     const tut_exercise ex = {.id = "ex01.5",
                              .title = "SAXPY, in place, on a stream",

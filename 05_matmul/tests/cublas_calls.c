@@ -40,6 +40,15 @@ void __wrap_cublasSgemm(char transa, char transb, int m, int n, int k, float alp
     __real_cublasSgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+/* cublasXt (cublasXt.h: a product spread over the GPUs): its handle, declared here. */
+typedef struct cublasXtContext *xt_handle;
+cublasStatus_t __real_cublasXtCreate(xt_handle *handle);
+cublasStatus_t __wrap_cublasXtCreate(xt_handle *handle)
+{
+    count("cublasXtCreate");
+    return __real_cublasXtCreate(handle);
+}
+
 int cublas_calls(void)
 {
     return calls;

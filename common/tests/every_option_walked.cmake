@@ -26,14 +26,17 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 
+# No GPU for these runs: --help must read the same on every machine, and a program that ignores
+# its arguments then stops at once (77) instead of running its GPU work beside the other tests.
+set(ENV{CUDA_VISIBLE_DEVICES} "-1")
 set(missing)
 set(checked 0)
 foreach(target IN LISTS programs)
   if(NOT EXISTS "${path_${target}}")
     message(FATAL_ERROR "${target} is not built (${path_${target}}): its options are unknown")
   endif()
-  # A program that ignores its arguments runs (0) or finds no GPU (77); a plain program with one
-  # argument refuses "--help" with its usage (2). Anything else (a crash) is a failure.
+  # A program that ignores its arguments finds no GPU (77; 0 if it needs none); a plain program
+  # with one argument refuses "--help" with its usage (2). Anything else (a crash) is a failure.
   execute_process(COMMAND "${path_${target}}" --help RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err TIMEOUT 120)
   if(NOT rc MATCHES "^(0|2|77)$")

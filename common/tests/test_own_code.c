@@ -58,6 +58,22 @@ static void test_scan(void)
     /* a name that holds "cub" without being the namespace: a student's own cube */
     const char *cube[] = {"\177ELF", "/x/dot_fast.cu", "_Z11cube_kernelPf", "/x/cubes/dot.h"};
     EXPECT(scan(cube, 4, "dot_fast.cu", why) == OWN_CODE_OWN);
+    /* the student's own file in a folder named cub or thrust: not the library */
+    const char *folder[] = {"\177ELF", "/home/u/cub/thrust/dot_fast.cu", "_Z8dot_fastPKf"};
+    EXPECT(scan(folder, 3, "dot_fast.cu", why) == OWN_CODE_OWN);
+    /* the toolkit's CUB of CUDA 12 (include/cub/), and a CCCL checkout's (cub/cub/) */
+    const char *cuda12[] = {"\177ELF", "/x/dot_fast.cu", "/usr/local/cuda/include/cub/warp"};
+    EXPECT(scan(cuda12, 3, "dot_fast.cu", why) == OWN_CODE_LIBRARY);
+    const char *checkout[] = {"\177ELF", "/x/dot_fast.cu", "/home/u/cccl-main/cub/cub/block"};
+    EXPECT(scan(checkout, 3, "dot_fast.cu", why) == OWN_CODE_LIBRARY);
+    /* cooperative groups: reduce.h beside the folder is cg::reduce; sync alone is not */
+    const char *groups[] = {"\177ELF", "/x/sum_pairs.cu",
+                            "/usr/local/cuda/include/cooperative_groups/details", "reduce.h"};
+    EXPECT(scan(groups, 4, "sum_pairs.cu", why) == OWN_CODE_LIBRARY);
+    EXPECT(strstr(why, "cg::reduce") != NULL);
+    const char *sync_only[] = {"\177ELF", "/x/sum_pairs.cu",
+                               "/usr/local/cuda/include/cooperative_groups/details", "sync.h"};
+    EXPECT(scan(sync_only, 4, "sum_pairs.cu", why) == OWN_CODE_OWN);
     /* compressed: the name in the entry's header, no ELF to read */
     const char *packed[] = {"\x50\xed\x55\xba", "/x/dot_fast.cu", "\x28\xb5\x2f\xfd"};
     EXPECT(scan(packed, 3, "dot_fast.cu", why) == OWN_CODE_UNREADABLE);
