@@ -33,7 +33,7 @@
         if (e_ != cudaSuccess) {                                                             \
             fprintf(stderr, "copy_probe: %s failed: %s (%s:%d)\n", #call,                    \
                     cudaGetErrorString(e_), __FILE__, __LINE__);                             \
-            exit(1);                                                                         \
+            exit(2); /* a CUDA error (no memory for --n, say), not a wrong result */          \
         }                                                                                    \
     } while (0)
 
