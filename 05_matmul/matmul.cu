@@ -392,9 +392,10 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
         if (v->launch == launch_cublas_tf32)
             tf32_baseline = v;
         const double gflops = flops / (t.median_ms * 1e6);
-        const double pct = base_v || vi == 0 || v->launch == launch_cublas_tf32
-                               ? 100.0 * tb.median_ms / t.median_ms
-                               : 0.0;
+        /* No cuBLAS of its precision ran in this problem (a TF32 variant selected alone): no
+         * ratio, and the CSV names no baseline. */
+        const int has_base = base_v || vi == 0 || v->launch == launch_cublas_tf32;
+        const double pct = has_base ? 100.0 * tb.median_ms / t.median_ms : 0.0;
         char clocks[96], base_clocks[96];
         printf("%-15s %dx%dx%d: %10.4f ms (%.4f-%.4f, %d x %d calls) %10.1f GFLOP/s %7.1f %% of "
                "cuBLAS %s%s%s%s%s\n", v->name, M, K, N, t.median_ms, t.min_ms, t.max_ms,
@@ -408,6 +409,9 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
         timing_explain_spread(v->name, &t);
         if (base_v && base_v != v)
             timing_explain_spread(base_v->name, &tb);
+        if (!has_base)
+            printf("%-15s   (no cuBLAS %s ran beside it: --variant all, or tensor_cores, gives "
+                   "the ratio)\n", "", v->tf32 ? "TF32" : "FP32");
         if (!passed)
             printf("%-15s WRONG RESULT\n", v->name);
         tut_csv_row(o->csv,
@@ -415,7 +419,8 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
                     "%.5f,%u,%u,%u,%d,%u",
                     M, N, K, v->name, config, per_sm, t.median_ms, t.min_ms, t.max_ms, t.calls,
                     t.batches, gflops, pct, e.max_rel_err, e.mean_rel_err, vs_cublas, passed,
-                    v->tf32 ? "cublas_tf32" : "cublas", tb.median_ms, t.mhz_median, t.mhz_min,
+                    !has_base ? "none" : v->tf32 ? "cublas_tf32" : "cublas",
+                    has_base ? tb.median_ms : 0.0, t.mhz_median, t.mhz_min,
                     t.mhz_max, t.limited_batches, tb.mhz_median);
     }
 
