@@ -392,8 +392,9 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
         if (v->launch == launch_cublas_tf32)
             tf32_baseline = v;
         const double gflops = flops / (t.median_ms * 1e6);
-        /* No cuBLAS of its precision ran in this problem (a TF32 variant selected alone): no
-         * ratio, and the CSV names no baseline. */
+        /* No cuBLAS of its precision ran in this problem (a variant selected alone, with
+         * --no-check or at a size checked on the CPU alone): no ratio, and the CSV names no
+         * baseline. */
         const int has_base = base_v || vi == 0 || v->launch == launch_cublas_tf32;
         const double pct = has_base ? 100.0 * tb.median_ms / t.median_ms : 0.0;
         char clocks[96], base_clocks[96];
@@ -410,8 +411,9 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
         if (base_v && base_v != v)
             timing_explain_spread(base_v->name, &tb);
         if (!has_base)
-            printf("%-15s   (no cuBLAS %s ran beside it: --variant all, or tensor_cores, gives "
-                   "the ratio)\n", "", v->tf32 ? "TF32" : "FP32");
+            printf("%-15s   (no cuBLAS %s ran beside it, so 0.0 is no ratio: --variant all%s "
+                   "gives one)\n", "", v->tf32 ? "TF32" : "FP32",
+                   v->tf32 ? " or tensor_cores" : "");
         if (!passed)
             printf("%-15s WRONG RESULT\n", v->name);
         tut_csv_row(o->csv,

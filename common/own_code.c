@@ -115,20 +115,28 @@ own_code_verdict own_code_scan(const unsigned char *fatbin, size_t size, const c
             return OWN_CODE_LIBRARY;
         }
     }
-    /* Cooperative groups' reduce and scan (cg::reduce, cg::inclusive_scan): their headers'
-     * names in the line table beside the folder cooperative_groups (the line table may keep a
-     * folder and a file name apart). Its other headers (this_thread_block, sync) are no
-     * shortcut. */
-    static const char *const group_files[] = {"reduce.h", "scan.h", "coalesced_reduce.h",
-                                              "coalesced_scan.h"};
-    if (find(fatbin, size, "cooperative_groups", 0) >= 0) {
-        for (size_t f = 0; f < sizeof group_files / sizeof group_files[0]; ++f) {
-            if (find(fatbin, size, group_files[f], 1) >= 0) {
-                snprintf(why, why_len, "cooperative groups' %s (cg::reduce or cg::inclusive_scan "
-                         "in place of the shuffles)", group_files[f]);
+    /* Cooperative groups' reduce and scan (cg::reduce, cg::inclusive_scan, cg::exclusive_scan):
+     * their functions' mangled names, namespace cooperative_groups (18cooperative_groups), its
+     * version namespace (4__v1) and the function. Not file names: libcu++ has a reduce.h of its
+     * own, and a student may write one; cooperative groups' other functions (this_thread_block,
+     * tiled_partition, a tile's shfl_down) are the lesson's own tools. */
+    static const char *const group_functions[] = {"6reduce", "14inclusive_scan",
+                                                  "14exclusive_scan"};
+    for (long at = find(fatbin, size, "18cooperative_groups", 0); at >= 0;) {
+        size_t next = (size_t)at + strlen("18cooperative_groups");
+        if (next + 5 <= size && memcmp(fatbin + next, "4__v", 4) == 0 && fatbin[next + 4] >= '0' &&
+            fatbin[next + 4] <= '9')
+            next += 5;
+        for (size_t f = 0; f < sizeof group_functions / sizeof group_functions[0]; ++f) {
+            const size_t len = strlen(group_functions[f]);
+            if (next + len <= size && memcmp(fatbin + next, group_functions[f], len) == 0) {
+                snprintf(why, why_len, "cooperative groups' %s (in place of the shuffles)",
+                         group_functions[f][0] == '6' ? "reduce" : group_functions[f] + 2);
                 return OWN_CODE_LIBRARY;
             }
         }
+        const long rest = find(fatbin + next, size - next, "18cooperative_groups", 0);
+        at = rest < 0 ? -1 : (long)next + rest;
     }
     snprintf(why, why_len, "the device code of %s holds no CUB, thrust or cooperative groups' "
              "reduce or scan", source);

@@ -49,6 +49,15 @@ cublasStatus_t __wrap_cublasXtCreate(xt_handle *handle)
     return __real_cublasXtCreate(handle);
 }
 
+/* cuBLASLt (cublasLt.h: cublasLtMatmul, with its own handle), declared here. */
+typedef struct cublasLtContext *lt_handle;
+cublasStatus_t __real_cublasLtCreate(lt_handle *handle);
+cublasStatus_t __wrap_cublasLtCreate(lt_handle *handle)
+{
+    count("cublasLtCreate");
+    return __real_cublasLtCreate(handle);
+}
+
 int cublas_calls(void)
 {
     return calls;

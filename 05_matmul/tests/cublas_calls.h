@@ -1,8 +1,9 @@
 /* Whether the student's launcher computed the product with cuBLAS (ex05.2's and ex05.3's
  * own_kernel case). cuBLAS does the product at its own speed, above every bar, so neither the
- * values nor the speed can tell; but every use of it starts with a handle (cublasCreate, or
- * cublasXtCreate for cublasXt) or, in the legacy API, with cublasInit or a call without one
- * (cublasSgemm of cublas.h). The graders are linked with --wrap of those four
+ * values nor the speed can tell; but every use of it starts with a handle (cublasCreate,
+ * cublasXtCreate for cublasXt, cublasLtCreate for cuBLASLt) or, in the legacy API, with
+ * cublasInit or a call without one (cublasSgemm of cublas.h). The graders are linked with --wrap
+ * of those five
  * (05_matmul/CMakeLists.txt): each call, from any file,
  * passes through cublas_calls.c and is counted. A case process of the grader calls none (its
  * own cuBLAS, the speed's yardstick, runs in --speed only). Grader-only. */

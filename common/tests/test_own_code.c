@@ -66,14 +66,22 @@ static void test_scan(void)
     EXPECT(scan(cuda12, 3, "dot_fast.cu", why) == OWN_CODE_LIBRARY);
     const char *checkout[] = {"\177ELF", "/x/dot_fast.cu", "/home/u/cccl-main/cub/cub/block"};
     EXPECT(scan(checkout, 3, "dot_fast.cu", why) == OWN_CODE_LIBRARY);
-    /* cooperative groups: reduce.h beside the folder is cg::reduce; sync alone is not */
+    /* cooperative groups: cg::reduce and cg::inclusive_scan by their mangled names */
     const char *groups[] = {"\177ELF", "/x/sum_pairs.cu",
-                            "/usr/local/cuda/include/cooperative_groups/details", "reduce.h"};
-    EXPECT(scan(groups, 4, "sum_pairs.cu", why) == OWN_CODE_LIBRARY);
-    EXPECT(strstr(why, "cg::reduce") != NULL);
-    const char *sync_only[] = {"\177ELF", "/x/sum_pairs.cu",
-                               "/usr/local/cuda/include/cooperative_groups/details", "sync.h"};
-    EXPECT(scan(sync_only, 4, "sum_pairs.cu", why) == OWN_CODE_OWN);
+                            "_ZN18cooperative_groups4__v16reduceIfNS0_16thread_block_tileILj32EvEE"};
+    EXPECT(scan(groups, 3, "sum_pairs.cu", why) == OWN_CODE_LIBRARY);
+    EXPECT(strstr(why, "reduce") != NULL);
+    const char *gscan[] = {"\177ELF", "/x/3_scan_chained.cu",
+                           "_ZN18cooperative_groups4__v114inclusive_scanIiNS0_16thread_block"};
+    EXPECT(scan(gscan, 3, "3_scan_chained.cu", why) == OWN_CODE_LIBRARY);
+    EXPECT(strstr(why, "inclusive_scan") != NULL);
+    /* a tile's own shuffles, libcu++'s reduce.h and the student's own scan.h: the lesson's */
+    const char *tools[] = {"\177ELF", "/x/sum_pairs.cu",
+                           "_ZN18cooperative_groups4__v117this_thread_blockEv",
+                           "/usr/local/cuda/include/cooperative_groups/details", "sync.h",
+                           "/usr/local/cuda/include/cccl/cuda/std/__numeric", "reduce.h",
+                           "/x/scan.h"};
+    EXPECT(scan(tools, 8, "sum_pairs.cu", why) == OWN_CODE_OWN);
     /* compressed: the name in the entry's header, no ELF to read */
     const char *packed[] = {"\x50\xed\x55\xba", "/x/dot_fast.cu", "\x28\xb5\x2f\xfd"};
     EXPECT(scan(packed, 3, "dot_fast.cu", why) == OWN_CODE_UNREADABLE);
