@@ -9,7 +9,8 @@
 # Two usage forms are read: the common parser's (common/options.c: "  --name N|INT|X" on a line
 # of its own, "N" a size, "INT" an integer, "X" a number) and the plain programs' one line
 # ("usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]", "usage: plain_streams [n, 1 to ..]":
-# every bracketed option is numeric unless its value is a FILE; a bracketed word without dashes
+# every bracketed option is numeric unless its value is a FILE, PATH or DIR; a bracketed word
+# without dashes
 # is the program's one argument). A program whose --help prints no usage takes no options.
 cmake_minimum_required(VERSION 3.22)
 file(STRINGS "${TABLE}" lines)
@@ -56,7 +57,7 @@ foreach(target IN LISTS programs)
     set(usage "${CMAKE_MATCH_0}")
     string(REGEX MATCHALL "\\[--[a-z0-9-]+ [^]]*\\]" found "${usage}")
     foreach(f IN LISTS found)
-      if(NOT f MATCHES "^\\[--[a-z0-9-]+ FILE")
+      if(NOT f MATCHES "^\\[--[a-z0-9-]+ (FILE|PATH|DIR)")
         string(REGEX REPLACE "^\\[(--[a-z0-9-]+) .*" "\\1" name "${f}")
         list(APPEND numeric "${name}")
       endif()
