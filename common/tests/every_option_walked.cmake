@@ -10,8 +10,8 @@
 # of its own, "N" a size, "INT" an integer, "X" a number) and the plain programs' one line
 # ("usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]", "usage: plain_streams [n, 1 to ..]":
 # every bracketed option is numeric unless its value is a FILE, PATH or DIR; a bracketed word
-# without dashes
-# is the program's one argument). A program whose --help prints no usage takes no options.
+# without dashes is the program's one argument). A program whose --help prints no usage takes
+# no options.
 cmake_minimum_required(VERSION 3.22)
 file(STRINGS "${TABLE}" lines)
 set(programs)
