@@ -98,6 +98,28 @@ char *own_sass_read(char *tool_out, size_t tool_len, char *why, size_t why_len)
     return sass;
 }
 
+char *own_sass_load(const char *path, char *why, size_t why_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, why_len, "cannot open %s", path);
+        return NULL;
+    }
+    char *text = NULL;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
+        text = (char *)malloc((size_t)size + 1);
+    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
+        snprintf(why, why_len, "cannot read %s", path);
+        free(text);
+        fclose(f);
+        return NULL;
+    }
+    text[size] = '\0';
+    fclose(f);
+    return text;
+}
+
 void own_sass_walk(const char *sass, own_sass_visit visit, void *user)
 {
     char arch[32] = "", function[160] = "";

@@ -22,6 +22,10 @@ extern "C" {
  * failed): the caller skips (77), saying so. `tool` gets the cuobjdump used (may be NULL). */
 char *own_sass_read(char *tool, size_t tool_len, char *why, size_t why_len);
 
+/* A listing saved to a file (the tests' committed listings): malloc'ed, NUL-terminated; NULL
+ * with the reason in why[] where it cannot be read. */
+char *own_sass_load(const char *path, char *why, size_t why_len);
+
 /* Where the walker stands: the architecture of the last "code for" line ("" before any) and
  * the function whose header was read last (its mangled name, up to the first blank). */
 typedef struct {

@@ -20,23 +20,13 @@
 
 static char *read_listing(const char *name)
 {
-    char path[512];
+    char path[512], why[600];
     snprintf(path, sizeof path, "%s/%s", FENCE_SASS_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
+    char *text = own_sass_load(path, why, sizeof why);
+    if (!text) {
+        fprintf(stderr, "%s\n", why);
         exit(2);
     }
-    fseek(f, 0, SEEK_END);
-    const long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = (char *)malloc((size_t)size + 1);
-    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(2);
-    }
-    text[size] = '\0';
-    fclose(f);
     return text;
 }
 
