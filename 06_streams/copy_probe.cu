@@ -1,5 +1,5 @@
 /* Benchmark only (not a step of the chapter): where the chunked pipeline of `add` loses time
- * against the copy-in bound. Runtime API only.
+ * against the copy-in bound.
  *
  * The bound is the copy-in of every input byte with nothing else running: x then y, one copy
  * each on one stream ("bound_2copies"), and the same bytes as one copy of a buffer holding both
@@ -16,7 +16,8 @@
  * Every configuration is timed in rounds, all configurations once per round in a rotated order
  * (A B C .. then B C .. A, ...), each sample one fork/join run between two events, after a
  * warm-up run each; median, min and max over the rounds. Every pipeline's result is checked
- * against the CPU. Exit 0 pass, 1 wrong result, 2 bad usage, 77 no GPU. */
+ * against the CPU. Exit 0 pass, 1 wrong result (or a CUDA error, common/check.h), 2 bad usage or
+ * sizes that do not fit, 77 no GPU. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -26,16 +27,7 @@
 
 #include "chunks.h"
 #include "schedule.h"
-
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        cudaError_t e_ = (call);                                                             \
-        if (e_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "copy_probe: %s failed: %s (%s:%d)\n", #call,                    \
-                    cudaGetErrorString(e_), __FILE__, __LINE__);                             \
-            exit(2); /* a CUDA error (no memory for --n, say), not a wrong result */          \
-        }                                                                                    \
-    } while (0)
+#include "tutorial.h"
 
 #define MAX_CHUNKS 64
 #define MAX_STREAMS 8
@@ -105,39 +97,40 @@ static void issue(rig *g, const config *c)
     const int k = c->chunks > 0 ? c->chunks : 1;
     chunk_sizes(g->n, k, c->sched, off, cnt);
     const int ns = c->streams;
-    CHECK(cudaEventRecord(g->start, g->s[0]));
+    CUDA_CHECK(cudaEventRecord(g->start, g->s[0]));
     for (int i = 1; i < ns; ++i)
-        CHECK(cudaStreamWaitEvent(g->s[i], g->start, 0));
+        CUDA_CHECK(cudaStreamWaitEvent(g->s[i], g->start, 0));
     switch (c->what) {
     case BOUND_2COPIES:
-        CHECK(cudaMemcpyAsync(g->d_x, g->h_x, g->n * B, cudaMemcpyHostToDevice, g->s[0]));
-        CHECK(cudaMemcpyAsync(g->d_y, g->h_y, g->n * B, cudaMemcpyHostToDevice, g->s[0]));
+        CUDA_CHECK(cudaMemcpyAsync(g->d_x, g->h_x, g->n * B, cudaMemcpyHostToDevice, g->s[0]));
+        CUDA_CHECK(cudaMemcpyAsync(g->d_y, g->h_y, g->n * B, cudaMemcpyHostToDevice, g->s[0]));
         break;
     case BOUND_1COPY:
-        CHECK(cudaMemcpyAsync(g->d_xy, g->h_xy, 2 * g->n * B, cudaMemcpyHostToDevice, g->s[0]));
+        CUDA_CHECK(cudaMemcpyAsync(g->d_xy, g->h_xy, 2 * g->n * B, cudaMemcpyHostToDevice,
+                                   g->s[0]));
         break;
     case IN:
     case IN_2S:
     case IN_OUT:
         for (int i = 0; i < k; ++i) {
             cudaStream_t s = g->s[c->what == IN_2S ? i % ns : 0];
-            CHECK(cudaMemcpyAsync(g->d_x + off[i], g->h_x + off[i], cnt[i] * B,
+            CUDA_CHECK(cudaMemcpyAsync(g->d_x + off[i], g->h_x + off[i], cnt[i] * B,
                                   cudaMemcpyHostToDevice, s));
-            CHECK(cudaMemcpyAsync(g->d_y + off[i], g->h_y + off[i], cnt[i] * B,
+            CUDA_CHECK(cudaMemcpyAsync(g->d_y + off[i], g->h_y + off[i], cnt[i] * B,
                                   cudaMemcpyHostToDevice, s));
             if (c->what == IN_OUT)
-                CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
+                CUDA_CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
                                       cudaMemcpyDeviceToHost, g->s[1]));
         }
         break;
     case IN_IL:
         for (int i = 0; i < k; ++i)
-            CHECK(cudaMemcpyAsync(g->d_xy + 2 * off[i], g->h_xy + 2 * off[i], 2 * cnt[i] * B,
+            CUDA_CHECK(cudaMemcpyAsync(g->d_xy + 2 * off[i], g->h_xy + 2 * off[i], 2 * cnt[i] * B,
                                   cudaMemcpyHostToDevice, g->s[0]));
         break;
     case OUT:
         for (int i = 0; i < k; ++i)
-            CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
+            CUDA_CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
                                   cudaMemcpyDeviceToHost, g->s[0]));
         break;
     case PIPELINE:
@@ -145,41 +138,41 @@ static void issue(rig *g, const config *c)
             cudaStream_t s = g->s[i % ns];
             const int32_t *x, *y;
             if (c->interleaved) {
-                CHECK(cudaMemcpyAsync(g->d_xy + 2 * off[i], g->h_xy + 2 * off[i],
+                CUDA_CHECK(cudaMemcpyAsync(g->d_xy + 2 * off[i], g->h_xy + 2 * off[i],
                                       2 * cnt[i] * B, cudaMemcpyHostToDevice, s));
                 x = g->d_xy + 2 * off[i];
                 y = x + cnt[i];
             } else {
-                CHECK(cudaMemcpyAsync(g->d_x + off[i], g->h_x + off[i], cnt[i] * B,
+                CUDA_CHECK(cudaMemcpyAsync(g->d_x + off[i], g->h_x + off[i], cnt[i] * B,
                                       cudaMemcpyHostToDevice, s));
-                CHECK(cudaMemcpyAsync(g->d_y + off[i], g->h_y + off[i], cnt[i] * B,
+                CUDA_CHECK(cudaMemcpyAsync(g->d_y + off[i], g->h_y + off[i], cnt[i] * B,
                                       cudaMemcpyHostToDevice, s));
                 x = g->d_x + off[i];
                 y = g->d_y + off[i];
             }
             add_kernel<<<(unsigned)((cnt[i] + 255) / 256), 256, 0, s>>>(x, y, g->d_out + off[i],
                                                                        cnt[i]);
-            CHECK(cudaGetLastError());
-            CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
+            CUDA_CHECK(cudaGetLastError());
+            CUDA_CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
                                   cudaMemcpyDeviceToHost, s));
         }
         break;
     }
     if (c->what == IN_OUT)
-        CHECK(cudaEventRecord(g->in_done, g->s[0])); /* the last copy-in has ended */
+        CUDA_CHECK(cudaEventRecord(g->in_done, g->s[0])); /* the last copy-in has ended */
     for (int i = 1; i < ns; ++i) {
-        CHECK(cudaEventRecord(g->joined[i], g->s[i]));
-        CHECK(cudaStreamWaitEvent(g->s[0], g->joined[i], 0));
+        CUDA_CHECK(cudaEventRecord(g->joined[i], g->s[i]));
+        CUDA_CHECK(cudaStreamWaitEvent(g->s[0], g->joined[i], 0));
     }
-    CHECK(cudaEventRecord(g->stop, g->s[0]));
+    CUDA_CHECK(cudaEventRecord(g->stop, g->s[0]));
 }
 
 static double run_once(rig *g, const config *c)
 {
     issue(g, c);
-    CHECK(cudaEventSynchronize(g->stop));
+    CUDA_CHECK(cudaEventSynchronize(g->stop));
     float ms = 0.0f;
-    CHECK(cudaEventElapsedTime(&ms, g->start, c->what == IN_OUT ? g->in_done : g->stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, g->start, c->what == IN_OUT ? g->in_done : g->stop));
     return ms;
 }
 
@@ -287,25 +280,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "copy_probe: --chunks %d is more than --n %zu\n", K, g.n);
         return 2;
     }
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("copy_probe: no CUDA GPU or driver found: skipped\n");
-        return 77;
-    }
-    struct cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
+    tut_select_device(TUT_NEED_NOTHING); /* exits 77 without a GPU */
+    const tut_device_info *dev = tut_current_device();
     printf("copy_probe: %s, %d copy engines, n = %zu ints (%.1f MB per array), %d chunks\n",
-           prop.name, prop.asyncEngineCount, g.n, g.n * 4.0 / 1e6, K);
+           dev->name, dev->async_engines, g.n, g.n * 4.0 / 1e6, K);
 
     const size_t bytes = g.n * sizeof(int32_t);
-    CHECK(cudaMallocHost((void **)&g.h_x, bytes));
-    CHECK(cudaMallocHost((void **)&g.h_y, bytes));
-    CHECK(cudaMallocHost((void **)&g.h_xy, 2 * bytes));
-    CHECK(cudaMallocHost((void **)&g.h_out, bytes));
-    CHECK(cudaMalloc((void **)&g.d_x, bytes));
-    CHECK(cudaMalloc((void **)&g.d_y, bytes));
-    CHECK(cudaMalloc((void **)&g.d_xy, 2 * bytes));
-    CHECK(cudaMalloc((void **)&g.d_out, bytes));
+    /* Sizes that do not fit end with exit 2 and the sizes asked and free (memory.h). */
+    g.h_x = (int32_t *)tut_pinned_alloc(bytes, "x");
+    g.h_y = (int32_t *)tut_pinned_alloc(bytes, "y");
+    g.h_xy = (int32_t *)tut_pinned_alloc(2 * bytes, "x and y interleaved");
+    g.h_out = (int32_t *)tut_pinned_alloc(bytes, "out");
+    g.d_x = (int32_t *)tut_device_alloc(bytes, "x");
+    g.d_y = (int32_t *)tut_device_alloc(bytes, "y");
+    g.d_xy = (int32_t *)tut_device_alloc(2 * bytes, "x and y interleaved");
+    g.d_out = (int32_t *)tut_device_alloc(bytes, "out");
     uint64_t state = 12345;
     for (size_t i = 0; i < g.n; ++i) { /* seeded signed values, wrapping sums included */
         state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -314,12 +303,12 @@ int main(int argc, char **argv)
         g.h_y[i] = (int32_t)(state >> 32);
     }
     for (int i = 0; i < MAX_STREAMS; ++i) {
-        CHECK(cudaStreamCreateWithFlags(&g.s[i], cudaStreamNonBlocking));
-        CHECK(cudaEventCreate(&g.joined[i]));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&g.s[i], cudaStreamNonBlocking));
+        CUDA_CHECK(cudaEventCreate(&g.joined[i]));
     }
-    CHECK(cudaEventCreate(&g.start));
-    CHECK(cudaEventCreate(&g.stop));
-    CHECK(cudaEventCreate(&g.in_done));
+    CUDA_CHECK(cudaEventCreate(&g.start));
+    CUDA_CHECK(cudaEventCreate(&g.stop));
+    CUDA_CHECK(cudaEventCreate(&g.in_done));
 
     static config cs[MAX_CONFIGS];
     int count = 0;
@@ -363,10 +352,10 @@ int main(int argc, char **argv)
         /* The poison must land before the run: the streams are non-blocking, so a plain
          * cudaMemset (legacy default stream, asynchronous for device memory) is not ordered
          * with them and could overwrite results the pipeline has already written. */
-        CHECK(cudaMemsetAsync(g.d_out, 0xFF, bytes, g.s[0]));
-        CHECK(cudaStreamSynchronize(g.s[0]));
+        CUDA_CHECK(cudaMemsetAsync(g.d_out, 0xFF, bytes, g.s[0]));
+        CUDA_CHECK(cudaStreamSynchronize(g.s[0]));
         (void)run_once(&g, &cs[c]);
-        CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaDeviceSynchronize());
         size_t first;
         const size_t wrong = count_wrong(&g, &first);
         if (wrong)
