@@ -176,21 +176,14 @@ static double run_once(rig *g, const config *c)
     return ms;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median_of(const config *c, double *lo, double *hi)
 {
     double v[1024];
     memcpy(v, c->ms, (size_t)c->samples * sizeof(double));
-    qsort(v, (size_t)c->samples, sizeof(double), cmp_double);
+    const double median = tut_median(v, c->samples); /* sorts v */
     *lo = v[0];
     *hi = v[c->samples - 1];
-    return c->samples % 2 ? v[c->samples / 2]
-                          : 0.5 * (v[c->samples / 2 - 1] + v[c->samples / 2]);
+    return median;
 }
 
 static int add_config(config *cs, int *count, const char *name, kind what, int chunks,
