@@ -26,19 +26,13 @@
 #include <string.h>
 
 #include "chunks.h"
+#include "kernels.h"
 #include "schedule.h"
 #include "tutorial.h"
 
 #define MAX_CHUNKS 64
 #define MAX_STREAMS 8
 #define MAX_CONFIGS 32
-
-__global__ void add_kernel(const int32_t *x, const int32_t *y, int32_t *out, size_t count)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < count)
-        out[i] = (int32_t)((uint32_t)x[i] + (uint32_t)y[i]);
-}
 
 typedef enum { UNIFORM, SHRINKING } schedule;
 
@@ -115,23 +109,23 @@ static void issue(rig *g, const config *c)
         for (int i = 0; i < k; ++i) {
             cudaStream_t s = g->s[c->what == IN_2S ? i % ns : 0];
             CUDA_CHECK(cudaMemcpyAsync(g->d_x + off[i], g->h_x + off[i], cnt[i] * B,
-                                  cudaMemcpyHostToDevice, s));
+                                       cudaMemcpyHostToDevice, s));
             CUDA_CHECK(cudaMemcpyAsync(g->d_y + off[i], g->h_y + off[i], cnt[i] * B,
-                                  cudaMemcpyHostToDevice, s));
+                                       cudaMemcpyHostToDevice, s));
             if (c->what == IN_OUT)
                 CUDA_CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
-                                      cudaMemcpyDeviceToHost, g->s[1]));
+                                           cudaMemcpyDeviceToHost, g->s[1]));
         }
         break;
     case IN_IL:
         for (int i = 0; i < k; ++i)
             CUDA_CHECK(cudaMemcpyAsync(g->d_xy + 2 * off[i], g->h_xy + 2 * off[i], 2 * cnt[i] * B,
-                                  cudaMemcpyHostToDevice, g->s[0]));
+                                       cudaMemcpyHostToDevice, g->s[0]));
         break;
     case OUT:
         for (int i = 0; i < k; ++i)
             CUDA_CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
-                                  cudaMemcpyDeviceToHost, g->s[0]));
+                                       cudaMemcpyDeviceToHost, g->s[0]));
         break;
     case PIPELINE:
         for (int i = 0; i < k; ++i) {
@@ -139,22 +133,20 @@ static void issue(rig *g, const config *c)
             const int32_t *x, *y;
             if (c->interleaved) {
                 CUDA_CHECK(cudaMemcpyAsync(g->d_xy + 2 * off[i], g->h_xy + 2 * off[i],
-                                      2 * cnt[i] * B, cudaMemcpyHostToDevice, s));
+                                           2 * cnt[i] * B, cudaMemcpyHostToDevice, s));
                 x = g->d_xy + 2 * off[i];
                 y = x + cnt[i];
             } else {
                 CUDA_CHECK(cudaMemcpyAsync(g->d_x + off[i], g->h_x + off[i], cnt[i] * B,
-                                      cudaMemcpyHostToDevice, s));
+                                           cudaMemcpyHostToDevice, s));
                 CUDA_CHECK(cudaMemcpyAsync(g->d_y + off[i], g->h_y + off[i], cnt[i] * B,
-                                      cudaMemcpyHostToDevice, s));
+                                           cudaMemcpyHostToDevice, s));
                 x = g->d_x + off[i];
                 y = g->d_y + off[i];
             }
-            add_kernel<<<(unsigned)((cnt[i] + 255) / 256), 256, 0, s>>>(x, y, g->d_out + off[i],
-                                                                       cnt[i]);
-            CUDA_CHECK(cudaGetLastError());
+            launch_chunk_kernel(x, y, g->d_out + off[i], cnt[i], 0, s); /* the chapter's add */
             CUDA_CHECK(cudaMemcpyAsync(g->h_out + off[i], g->d_out + off[i], cnt[i] * B,
-                                  cudaMemcpyDeviceToHost, s));
+                                       cudaMemcpyDeviceToHost, s));
         }
         break;
     }
@@ -275,6 +267,7 @@ int main(int argc, char **argv)
     }
     tut_select_device(TUT_NEED_NOTHING); /* exits 77 without a GPU */
     const tut_device_info *dev = tut_current_device();
+    chunk_kernels_configure(); /* the add kernel's block size, from this GPU's limits */
     printf("copy_probe: %s, %d copy engines, n = %zu ints (%.1f MB per array), %d chunks\n",
            dev->name, dev->async_engines, g.n, g.n * 4.0 / 1e6, K);
 
