@@ -146,10 +146,11 @@ function(tutorial_smallest_sizes)
   # Options walked nowhere, each with its reason ("target --option: why").
   set(exempt
   )
-  # Executables that are not programs of the tutorial: tests, graders and tools (their own tests
-  # cover them; a grader's --help would grade).
+  # Executables that are not programs of the tutorial: tests, graders (the corpus's and the
+  # generated mutants' mistake_ graders among them, in a -DTUTORIAL_MISTAKES=ON build) and tools
+  # (their own tests cover them; a grader's --help would grade).
   set(not_programs_regex
-      "^(grade_ex|test_)|_tests?$|^tutorial_(gpu_probe|setup_check)$|^(docs_check|exits_demo)$|^heat1d_multi_small_rods$")
+      "^(grade_ex|test_|mistake_)|_tests?$|^tutorial_(gpu_probe|setup_check)$|^(docs_check|exits_demo)$|^heat1d_multi_small_rods$")
   # Programs that take every visible GPU: one at a time, and in the multi-GPU passes too.
   set(every_gpu plain_multi_gpu multi_heat1d nccl_allreduce multi_gpu_p2p)
   set(bad_done)
