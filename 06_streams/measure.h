@@ -62,7 +62,7 @@ typedef struct {
  * them) over ctx's arrays. */
 pipeline make_pipeline(context *ctx, int vi, size_t chunks, int streams, unsigned work);
 
-enum { SET_MAX = 48 };
+enum { SET_MAX = 64 };
 
 /* Configurations timed together, in the same interleaved rounds. */
 typedef struct {

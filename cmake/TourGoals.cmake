@@ -94,5 +94,7 @@ tour_goal("06 streams 20M add, depth-first 16 equal chunks x 4 streams" 06_strea
           ratio_to_bound LE 1.10 kernel=add variant=depth chunks=16 streams=4)
 tour_goal("06 streams 20M add, depth-first 16 shrinking chunks x 4 streams" 06_streams
           variants.csv ratio_to_bound LE 1.10 kernel=add variant=shrinking chunks=16 streams=4)
+tour_goal("06 streams 20M add, 8 shrinking chunks x 2 streams" 06_streams variants.csv
+          ratio_to_bound LE 1.10 kernel=add variant=shrinking chunks=8 streams=2)
 tour_goal("03 sessionize 10^8 events, single pass, of the copy" 03_sessionize throughput.csv
           fraction_of_memcpy GE 0.95 n=100000000 variant=single_pass)
