@@ -3,6 +3,8 @@
 # the committed ones (docs/results) for a chapter that did not, and said so. The goals are
 # printed, never enforced: a ratio below its goal on another GPU is a measurement, not an error.
 # Included by RunTour.cmake after its summary (it needs status_<chapter>, TOURDIR, RESULTS).
+# Empty cells (an empty config column) stay list elements, whoever includes this file.
+cmake_policy(SET CMP0007 NEW)
 
 # tour_goal(<label> <chapter> <file> <column> <GE|LE> <goal> [<column>=<regex> ...])
 # The rows whose cells all match their regexes; of those, the largest value of <column> (GE:
