@@ -328,8 +328,10 @@ int main(int argc, char **argv)
     if (K >= 5)
         add_config(cs, &count, "pipe_uniform_5x5", PIPELINE, 5, 5, 0, UNIFORM);
 
-    /* Correctness first: each pipeline once on a poisoned output, checked element by element.
-     * The interleaved buffers follow the schedule of the run, so each is filled before. */
+    /* Correctness first: each pipeline once on a poisoned output and poisoned device inputs (a
+     * chunk it fails to copy in must not find the last pipeline's inputs there), checked element
+     * by element. The interleaved buffers follow the schedule of the run, so each is filled
+     * before. */
     int failed = 0;
     for (int c = first_pipeline; c < count; ++c) {
         if (cs[c].interleaved)
@@ -339,6 +341,9 @@ int main(int argc, char **argv)
          * cudaMemset (legacy default stream, asynchronous for device memory) is not ordered
          * with them and could overwrite results the pipeline has already written. */
         CUDA_CHECK(cudaMemsetAsync(g.d_out, 0xFF, bytes, g.s[0]));
+        CUDA_CHECK(cudaMemsetAsync(g.d_x, 0xA5, bytes, g.s[0]));
+        CUDA_CHECK(cudaMemsetAsync(g.d_y, 0xA5, bytes, g.s[0]));
+        CUDA_CHECK(cudaMemsetAsync(g.d_xy, 0xA5, 2 * bytes, g.s[0]));
         CUDA_CHECK(cudaStreamSynchronize(g.s[0]));
         (void)run_once(&g, &cs[c]);
         CUDA_CHECK(cudaDeviceSynchronize());

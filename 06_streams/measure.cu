@@ -105,15 +105,19 @@ static void label_of(const measurement_set *set, int i, char *label, size_t len)
              v->name, host_names[v->host], set->t[i].p.chunks, set->t[i].p.streams);
 }
 
-/* Poisons both outputs, runs a pipeline variant once, and checks its output exactly. */
+/* Poisons both outputs and the device's inputs (a chunk the pipeline fails to copy in must not
+ * find the last variant's inputs there), runs a pipeline variant once, and checks its output
+ * exactly. */
 static void check_output(context *ctx, const measurement_set *set, int i)
 {
     const pipeline *p = &set->t[i].p;
     const size_t bytes = ctx->n * sizeof(int32_t);
     memset(p->h_out, 0xA5, bytes);
     CUDA_CHECK(cudaMemset(ctx->d_out, 0xA5, bytes));
+    CUDA_CHECK(cudaMemset(ctx->d_x, 0xA5, bytes));
+    CUDA_CHECK(cudaMemset(ctx->d_y, 0xA5, bytes));
     /* cudaMemset is asynchronous and on the legacy stream, which our non-blocking streams do
-     * not wait for: finish it before the pipeline starts. */
+     * not wait for: finish them before the pipeline starts. */
     CUDA_CHECK(cudaDeviceSynchronize());
     set->t[i].issue(p);
     CUDA_CHECK(cudaDeviceSynchronize());

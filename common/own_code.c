@@ -115,23 +115,28 @@ own_code_verdict own_code_scan(const unsigned char *fatbin, size_t size, const c
             return OWN_CODE_LIBRARY;
         }
     }
-    /* Cooperative groups' reduce and scan (cg::reduce, cg::inclusive_scan, cg::exclusive_scan):
-     * their functions' mangled names, namespace cooperative_groups (18cooperative_groups), its
-     * version namespace (4__v1) and the function. Not file names: libcu++ has a reduce.h of its
-     * own, and a student may write one; cooperative groups' other functions (this_thread_block,
-     * tiled_partition, a tile's shfl_down) are the lesson's own tools. */
-    static const char *const group_functions[] = {"6reduce", "14inclusive_scan",
-                                                  "14exclusive_scan"};
+    /* Cooperative groups' reduce and scan (cg::reduce, cg::inclusive_scan, cg::exclusive_scan,
+     * and their _async and _update forms: cg::reduce_update_async does the reduction and the
+     * atomic): their functions' mangled names, namespace cooperative_groups
+     * (18cooperative_groups), its version namespace (4__v1), then the function's name, its
+     * length first (6reduce, 19reduce_update_async). Not file names: libcu++ has a reduce.h of
+     * its own, and a student may write one; cooperative groups' other functions
+     * (this_thread_block, tiled_partition, a tile's shfl_down) are the lesson's own tools. */
+    static const char *const group_functions[] = {"reduce", "inclusive_scan", "exclusive_scan"};
     for (long at = find(fatbin, size, "18cooperative_groups", 0); at >= 0;) {
         size_t next = (size_t)at + strlen("18cooperative_groups");
         if (next + 5 <= size && memcmp(fatbin + next, "4__v", 4) == 0 && fatbin[next + 4] >= '0' &&
             fatbin[next + 4] <= '9')
             next += 5;
+        size_t len = 0, name = next;
+        while (name < size && fatbin[name] >= '0' && fatbin[name] <= '9' && len < 1000)
+            len = 10 * len + (size_t)(fatbin[name++] - '0');
         for (size_t f = 0; f < sizeof group_functions / sizeof group_functions[0]; ++f) {
-            const size_t len = strlen(group_functions[f]);
-            if (next + len <= size && memcmp(fatbin + next, group_functions[f], len) == 0) {
-                snprintf(why, why_len, "cooperative groups' %s (in place of the shuffles)",
-                         group_functions[f][0] == '6' ? "reduce" : group_functions[f] + 2);
+            const size_t flen = strlen(group_functions[f]);
+            if (name > next && len >= flen && name + len <= size &&
+                memcmp(fatbin + name, group_functions[f], flen) == 0) {
+                snprintf(why, why_len, "cooperative groups' %.*s (in place of the shuffles)",
+                         (int)len, (const char *)fatbin + name);
                 return OWN_CODE_LIBRARY;
             }
         }

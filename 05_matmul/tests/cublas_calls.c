@@ -73,3 +73,14 @@ int cublas_calls_grade(const char *launcher, const char *lesson)
            "not from your kernel. %s\n", launcher, first_call, calls, lesson);
     return 0;
 }
+
+int cublas_calls_grade_speed(int before, int own, const char *launcher, const char *lesson)
+{
+    const int theirs = calls - before - own;
+    if (theirs <= 0)
+        return 1;
+    printf("FAIL: %s calls cuBLAS at the speed test's size (%d call(s) beyond the grader's own "
+           "handle): the product came from the library, not from your kernel. %s\n", launcher,
+           theirs, lesson);
+    return 0;
+}

@@ -75,6 +75,19 @@ static void test_scan(void)
                            "_ZN18cooperative_groups4__v114inclusive_scanIiNS0_16thread_block"};
     EXPECT(scan(gscan, 3, "3_scan_chained.cu", why) == OWN_CODE_LIBRARY);
     EXPECT(strstr(why, "inclusive_scan") != NULL);
+    /* their _async and _update forms: the reduction and the atomic in one call */
+    const char *gasync[] = {"\177ELF", "/x/dot_fast.cu",
+                            "_ZN18cooperative_groups4__v119reduce_update_asyncINS0_16thread_b"};
+    EXPECT(scan(gasync, 3, "dot_fast.cu", why) == OWN_CODE_LIBRARY);
+    EXPECT(strstr(why, "reduce_update_async") != NULL);
+    const char *gupdate[] = {"\177ELF", "/x/dot_fast.cu",
+                             "_ZN18cooperative_groups4__v121exclusive_scan_updateIi"};
+    EXPECT(scan(gupdate, 3, "dot_fast.cu", why) == OWN_CODE_LIBRARY);
+    /* the details namespace's helpers and tiled_partition stay the student's */
+    const char *details[] = {"\177ELF", "/x/dot_fast.cu",
+                             "_ZN18cooperative_groups4__v17details4tile",
+                             "_ZN18cooperative_groups4__v115tiled_partition"};
+    EXPECT(scan(details, 4, "dot_fast.cu", why) == OWN_CODE_OWN);
     /* a tile's own shuffles, libcu++'s reduce.h and the student's own scan.h: the lesson's */
     const char *tools[] = {"\177ELF", "/x/sum_pairs.cu",
                            "_ZN18cooperative_groups4__v117this_thread_blockEv",
