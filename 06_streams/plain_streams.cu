@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition). */
+/* CHECK(call) and skip_without_gpu(), as docs/00_basics_2.md (section 7) teaches them (one definition). */
 #include "../01_vecadd/basics/check.h"
 
 #define STREAMS 5

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* CHECK(call) and skip_without_gpu(), as docs/00_basics.md teaches them (one definition). */
+/* CHECK(call) and skip_without_gpu(), as docs/00_basics_2.md (section 7) teaches them (one definition). */
 #include "../01_vecadd/basics/check.h"
 
 __global__ void add_one_race(int *x) { x[0] = x[0] + 1; } /* load, add, store: a data race */
