@@ -30,7 +30,7 @@ __global__ void tiled_kernel(int M, int N, int K, const float *A, size_t lda, co
         a_tile[ty][tx] = (row < M && k0 + tx < K) ? A[(size_t)row * lda + k0 + tx] : 0.0f;
         b_tile[ty][tx] = (k0 + ty < K && col < N) ? B[(size_t)(k0 + ty) * ldb + col] : 0.0f;
         __syncthreads(); /* the tiles are complete */
-#pragma unroll /* the compiler writes out the TILE iterations: no loop counter, no branch */
+#pragma unroll
         for (int k = 0; k < TILE; ++k)
             sum += a_tile[ty][k] * b_tile[k][tx];
         __syncthreads(); /* everyone is done reading before the next strip overwrites them */
