@@ -178,6 +178,7 @@ static double median_of(const config *c, double *lo, double *hi)
     return median;
 }
 
+/* `name` may hold one %d: the chunk count. */
 static int add_config(config *cs, int *count, const char *name, kind what, int chunks,
                       int streams, int interleaved, schedule sched)
 {
@@ -185,7 +186,7 @@ static int add_config(config *cs, int *count, const char *name, kind what, int c
         return -1;
     config *c = &cs[(*count)++];
     memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->name, sizeof c->name, name, chunks);
     c->what = what;
     c->chunks = chunks;
     c->streams = streams;
@@ -298,33 +299,21 @@ int main(int argc, char **argv)
 
     static config cs[MAX_CONFIGS];
     int count = 0;
-    char name[48];
     const int fewer = K / 2 >= 2 ? K / 2 : 2;
     add_config(cs, &count, "bound_2copies", BOUND_2COPIES, 1, 1, 0, UNIFORM);
     add_config(cs, &count, "bound_1copy", BOUND_1COPY, 1, 1, 1, UNIFORM);
-    snprintf(name, sizeof name, "in_%d", K);
-    add_config(cs, &count, name, IN, K, 1, 0, UNIFORM);
-    snprintf(name, sizeof name, "in_%d_2s", K);
-    add_config(cs, &count, name, IN_2S, K, 2, 0, UNIFORM);
-    snprintf(name, sizeof name, "in_%d+out", K);
-    add_config(cs, &count, name, IN_OUT, K, 2, 0, UNIFORM);
-    snprintf(name, sizeof name, "in_%d_il", K);
-    add_config(cs, &count, name, IN_IL, K, 1, 1, UNIFORM);
-    snprintf(name, sizeof name, "out_%d", K);
-    add_config(cs, &count, name, OUT, K, 1, 0, UNIFORM);
+    add_config(cs, &count, "in_%d", IN, K, 1, 0, UNIFORM);
+    add_config(cs, &count, "in_%d_2s", IN_2S, K, 2, 0, UNIFORM);
+    add_config(cs, &count, "in_%d+out", IN_OUT, K, 2, 0, UNIFORM);
+    add_config(cs, &count, "in_%d_il", IN_IL, K, 1, 1, UNIFORM);
+    add_config(cs, &count, "out_%d", OUT, K, 1, 0, UNIFORM);
     const int first_pipeline = count;
-    snprintf(name, sizeof name, "pipe_uniform_%dx2", K);
-    add_config(cs, &count, name, PIPELINE, K, 2, 0, UNIFORM);
-    snprintf(name, sizeof name, "pipe_shrinking_%dx2", K);
-    add_config(cs, &count, name, PIPELINE, K, 2, 0, SHRINKING);
-    snprintf(name, sizeof name, "pipe_uniform_il_%dx2", K);
-    add_config(cs, &count, name, PIPELINE, K, 2, 1, UNIFORM);
-    snprintf(name, sizeof name, "pipe_shrinking_il_%dx2", K);
-    add_config(cs, &count, name, PIPELINE, K, 2, 1, SHRINKING);
-    snprintf(name, sizeof name, "pipe_uniform_%dx2", fewer);
-    add_config(cs, &count, name, PIPELINE, fewer, 2, 0, UNIFORM);
-    snprintf(name, sizeof name, "pipe_shrinking_%dx2", fewer);
-    add_config(cs, &count, name, PIPELINE, fewer, 2, 0, SHRINKING);
+    add_config(cs, &count, "pipe_uniform_%dx2", PIPELINE, K, 2, 0, UNIFORM);
+    add_config(cs, &count, "pipe_shrinking_%dx2", PIPELINE, K, 2, 0, SHRINKING);
+    add_config(cs, &count, "pipe_uniform_il_%dx2", PIPELINE, K, 2, 1, UNIFORM);
+    add_config(cs, &count, "pipe_shrinking_il_%dx2", PIPELINE, K, 2, 1, SHRINKING);
+    add_config(cs, &count, "pipe_uniform_%dx2", PIPELINE, fewer, 2, 0, UNIFORM);
+    add_config(cs, &count, "pipe_shrinking_%dx2", PIPELINE, fewer, 2, 0, SHRINKING);
     if (K >= 5)
         add_config(cs, &count, "pipe_uniform_5x5", PIPELINE, 5, 5, 0, UNIFORM);
 
