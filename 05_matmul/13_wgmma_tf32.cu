@@ -607,7 +607,28 @@ void launch_wgmma_3xtf32(const matmul_args *a)
 }
 
 /* The ablation table's four pairs (matmul_ablations): split pass or rounding in shared memory,
- * waiting for each strip or keeping one in flight. */
+ * waiting for each strip or keeping one in flight; each its own kernel, so each its own info
+ * (the driver raises each kernel's shared-memory limit from it). */
+matmul_kernel_info info_wgmma_split_wait(void)
+{
+    return info_of((const void *)wgmma_tf32_kernel<1, 0, 0>);
+}
+
+matmul_kernel_info info_wgmma_split_in_flight(void)
+{
+    return info_of((const void *)wgmma_tf32_kernel<1, 0, 1>);
+}
+
+matmul_kernel_info info_wgmma_shared_wait(void)
+{
+    return info_of((const void *)wgmma_tf32_kernel<1, 1, 0>);
+}
+
+matmul_kernel_info info_wgmma_shared_in_flight(void)
+{
+    return info_of((const void *)wgmma_tf32_kernel<1, 1, 1>);
+}
+
 void launch_wgmma_split_wait(const matmul_args *a)
 {
     launch<1, 0, 0>(a);

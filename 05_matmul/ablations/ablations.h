@@ -68,6 +68,10 @@ void launch_wgmma_split_wait(const matmul_args *a);
 void launch_wgmma_split_in_flight(const matmul_args *a);
 void launch_wgmma_shared_wait(const matmul_args *a);
 void launch_wgmma_shared_in_flight(const matmul_args *a);
+matmul_kernel_info info_wgmma_split_wait(void);
+matmul_kernel_info info_wgmma_split_in_flight(void);
+matmul_kernel_info info_wgmma_shared_wait(void);
+matmul_kernel_info info_wgmma_shared_in_flight(void);
 
 #ifdef __cplusplus
 }
