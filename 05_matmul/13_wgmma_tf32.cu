@@ -33,7 +33,6 @@
 #include <cuda.h> /* CUtensorMap and its enums; the driver function comes via the runtime */
 
 #include "tutorial.h"
-#include "ablations/ablations.h"
 #include "launch_config.h"
 #include "matmul.h"
 
@@ -179,17 +178,6 @@ static __device__ __forceinline__ void wgmma_wait_all(float *d, int n)
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
-/* Waits until at most one committed group of this warp is still running: the strip before the
- * last one issued is done. The fragments that strip read (done_frags) stay live up to here, so
- * the compiler cannot reuse their registers while the tensor core may still read them. */
-static __device__ __forceinline__ void wgmma_wait_all_but_one(unsigned done_frags[4][4])
-{
-    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-    for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 4; ++i)
-            asm volatile("" : "+r"(done_frags[j][i])::"memory");
-}
-
 /* ---- Which columns of B (rows of wgmma's A) each thread holds ---------------------------- */
 
 /* wgmma's A fragment (as mma.sync's, 12_mma_tf32.cu): lane l of warp w holds rows
@@ -266,69 +254,11 @@ static __device__ __forceinline__ void block_position(int block_rows, int *row0,
     *col0 = (b % per_group / rows) * WG_BN;
 }
 
-/* ---- A rounded in shared memory (ROUND_IN_SHARED) ------------------------------------------ */
-
-/* The copying warpgroup has three idle warps: they round each A strip in place once TMA has
- * landed it (TMA copies, it cannot round), so that no pass over A is needed before the kernel.
- * Writes by threads and the tensor core's reads go through different "proxies" of shared memory:
- * the fence orders the first before the second, then the arrival tells the multiplying warps. */
-#define ROUNDING_THREADS 96 /* warps 1-3 of warpgroup 0 */
-
-static __device__ void round_a_strips(unsigned char *stages, unsigned long long *full,
-                                      unsigned long long *rounded, int strips, int t)
-{
-    for (int s = 0; s < strips; ++s) {
-        const int slot = s % WGMMA_STAGES;
-        barrier_wait(&full[slot], (s / WGMMA_STAGES) % 2);
-        float4 *a = (float4 *)(stages + slot * WGMMA_STAGE_BYTES);
-        for (int i = t; i < A_TILE_BYTES(1) / 16; i += ROUNDING_THREADS) {
-            const float4 x = a[i];
-            a[i] = make_float4(round_tf32(x.x), round_tf32(x.y), round_tf32(x.z),
-                               round_tf32(x.w));
-        }
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        barrier_arrive(&rounded[slot]);
-    }
-}
-
-/* ---- One strip with the one before still multiplying (IN_FLIGHT, TF32) ---------------------- */
-
-/* Loads strip s's fragments into `mine`, issues its wgmmas, then waits for strip s - 1's (which
- * read `other`) and frees that strip's stage. */
-template <int BM>
-static __device__ __forceinline__ void multiply_strip_in_flight(
-    float *acc, const unsigned char *stages, unsigned long long *ready,
-    unsigned long long *free_, int s, unsigned mine[4][4], unsigned other[4][4], int mg,
-    int warp, int lane)
-{
-    const int slot = s % WGMMA_STAGES;
-    barrier_wait(&ready[slot], (s / WGMMA_STAGES) % 2);
-    const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
-    load_b_fragments(mine, NULL, (const float *)(stage + A_TILE_BYTES(1)), mg, warp, lane);
-    wgmma_fence();
-#pragma unroll
-    for (int j = 0; j < WG_BK / 8; ++j)
-#pragma unroll
-        for (int h = 0; h < BM / WGMMA_N; ++h)
-            wgmma_tf32(acc + h * 64, mine[j], tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j),
-                       s > 0 || j > 0);
-    wgmma_commit();
-    wgmma_wait_all_but_one(other);
-    if (s > 0 && lane == 0)
-        barrier_arrive(&free_[(s - 1) % WGMMA_STAGES]);
-}
-
 #endif /* sm_90a */
 
-/* TERMS = 1: TF32 (wgmma_tf32). TERMS = 3: 3xTF32, a = a_big, a_small its small parts
- * (split_kernel, both). Two techniques, each a switch so that the appendix's ablation table can
- * measure it alone (TERMS = 1 only):
- *   ROUND_IN_SHARED  0: a = our A rounded to TF32 by split_kernel, a pass over A before the
- *                    kernel; 1: a = our A, rounded in shared memory by the copying warpgroup.
- *   IN_FLIGHT        0: each warp waits for its strip's wgmmas before loading the next strip's
- *                    fragments; 1: it loads them while that strip still multiplies, and waits
- *                    for the strip before. */
-template <int TERMS, int ROUND_IN_SHARED, int IN_FLIGHT>
+/* TERMS = 1: TF32 (wgmma_tf32), a = our A rounded to TF32. TERMS = 3: 3xTF32, a = a_big,
+ * a_small its small parts (split_kernel, both). */
+template <int TERMS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                   const __grid_constant__ CUtensorMap a_small_map,
@@ -342,9 +272,6 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     unsigned char *stages = shared_raw + ((1024 - (shared_address(shared_raw) & 1023)) & 1023);
     unsigned long long *full = (unsigned long long *)(stages + WGMMA_STAGES * WGMMA_STAGE_BYTES);
     unsigned long long *free_ = full + WGMMA_STAGES;
-    unsigned long long *rounded = free_ + WGMMA_STAGES;
-    /* What the multiplying warps wait for: the strip landed, or landed and rounded. */
-    unsigned long long *ready = ROUND_IN_SHARED ? rounded : full;
 
     const int group = threadIdx.x / WG_THREADS, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
     int row0, col0;
@@ -355,7 +282,6 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         for (int s = 0; s < WGMMA_STAGES; ++s) {
             barrier_init(&full[s], 1);     /* the copying thread's arrival (+ TMA's bytes) */
             barrier_init(&free_[s], 8);    /* one arrival per multiplying warp */
-            barrier_init(&rounded[s], ROUNDING_THREADS);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
@@ -379,8 +305,6 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                     tma_load(b_stage + box * 4096, &b_map, col0 + 32 * box, s * WG_BK,
                              &full[slot]);
             }
-        } else if (ROUND_IN_SHARED && TERMS == 1 && threadIdx.x >= 32) {
-            round_a_strips(stages, full, rounded, strips, threadIdx.x - 32);
         }
         return;
     }
@@ -389,33 +313,13 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     const int mg = group - 1; /* which 64 columns of the block tile */
     float acc[BM / WGMMA_N * 64]; /* rows h * 128 .. of the tile: acc + h * 64 */
     float part[64]; /* 3xTF32: one strip's sum */
-    /* IN_FLIGHT: the first wgmma starts the sums (accumulate = 0), so that no other instruction
-     * writes the accumulators while a wgmma may be running (ptxas would serialize them). */
-    if (!(TERMS == 1 && IN_FLIGHT))
 #pragma unroll
-        for (int i = 0; i < BM / WGMMA_N * 64; ++i)
-            acc[i] = 0.0f;
+    for (int i = 0; i < BM / WGMMA_N * 64; ++i)
+        acc[i] = 0.0f;
 
-    if (TERMS == 1 && IN_FLIGHT) {
-        /* Two sets of fragments, in turn: strip s loads into one while strip s - 1's wgmmas may
-         * still be reading the other. */
-        unsigned frags[2][4][4] = {};
-        for (int s = 0; s < strips; s += 2) {
-            multiply_strip_in_flight<BM>(acc, stages, ready, free_, s, frags[0], frags[1], mg,
-                                         warp, lane);
-            if (s + 1 < strips)
-                multiply_strip_in_flight<BM>(acc, stages, ready, free_, s + 1, frags[1],
-                                             frags[0], mg, warp, lane);
-        }
-        wgmma_wait_all(acc, BM / WGMMA_N * 64);
-        if (strips == 0) /* K = 0: no wgmma started the sums */
-#pragma unroll
-            for (int i = 0; i < BM / WGMMA_N * 64; ++i)
-                acc[i] = 0.0f;
-    }
-    for (int s = 0; s < (TERMS == 1 && IN_FLIGHT ? 0 : strips); ++s) {
+    for (int s = 0; s < strips; ++s) {
         const int slot = s % WGMMA_STAGES;
-        barrier_wait(&ready[slot], (s / WGMMA_STAGES) % 2);
+        barrier_wait(&full[slot], (s / WGMMA_STAGES) % 2);
         const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
         const float *b_stage =
             (const float *)(stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS));
@@ -551,100 +455,46 @@ static matmul_kernel_info info_of(const void *kernel)
     return info;
 }
 
-/* The chapter's choice of the two switches (wgmma_tf32_kernel), as measured in the appendix's
- * ablation table; matmul_ablations runs all four pairs. */
-#define WGMMA_ROUND_IN_SHARED 1
-#define WGMMA_IN_FLIGHT 1
-
 matmul_kernel_info info_wgmma_tf32(void)
 {
-    return info_of((const void *)wgmma_tf32_kernel<1, WGMMA_ROUND_IN_SHARED, WGMMA_IN_FLIGHT>);
+    return info_of((const void *)wgmma_tf32_kernel<1>);
 }
 
 matmul_kernel_info info_wgmma_3xtf32(void)
 {
-    return info_of((const void *)wgmma_tf32_kernel<3, 0, 0>);
+    return info_of((const void *)wgmma_tf32_kernel<3>);
 }
 
-template <int TERMS, int ROUND_IN_SHARED, int IN_FLIGHT>
+template <int TERMS>
 static void launch(const matmul_args *a)
 {
     const int BM = WG_BM(TERMS);
     const CUtensorMap b_map = tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32);
-    const float *a_rounded = a->A; /* ROUND_IN_SHARED: A as it is, rounded in the kernel */
-    float *a_small = NULL;
-    if (!ROUND_IN_SHARED || TERMS == 3) {
-        const size_t count = (size_t)a->M * a->lda; /* a multiple of 4 */
-        if (count * (TERMS == 3 ? 2 : 1) > split_floats) {
-            wgmma_release();
-            split_floats = count * (TERMS == 3 ? 2 : 1);
-            CUDA_CHECK(cudaMalloc(&split_a, split_floats * sizeof(float)));
-        }
-        a_small = TERMS == 3 ? split_a + count : NULL;
-        split_kernel<<<4 * tut_current_device()->sm_count, 256>>>(
-            (const float4 *)a->A, (float4 *)split_a, (float4 *)a_small, count / 4);
-        LAUNCH_CHECK();
-        a_rounded = split_a;
+    const size_t count = (size_t)a->M * a->lda; /* a multiple of 4 */
+    if (count * (TERMS == 3 ? 2 : 1) > split_floats) {
+        wgmma_release();
+        split_floats = count * (TERMS == 3 ? 2 : 1);
+        CUDA_CHECK(cudaMalloc(&split_a, split_floats * sizeof(float)));
     }
-    const CUtensorMap a_map = tile_map(a_rounded, a->M, a->K, a->lda, BM, WG_BK);
+    float *a_small = TERMS == 3 ? split_a + count : NULL;
+    split_kernel<<<4 * tut_current_device()->sm_count, 256>>>(
+        (const float4 *)a->A, (float4 *)split_a, (float4 *)a_small, count / 4);
+    LAUNCH_CHECK();
+    const CUtensorMap a_map = tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK);
     const CUtensorMap a_small_map =
         TERMS == 3 ? tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK) : a_map; /* 1: not read */
     dim3 grid((a->N + WG_BN - 1) / WG_BN, (a->M + BM - 1) / BM);
-    wgmma_tf32_kernel<TERMS, ROUND_IN_SHARED, IN_FLIGHT>
-        <<<grid, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(a_map, a_small_map, b_map, a->M, a->N,
-                                                      a->K, a->C, a->ldc);
+    wgmma_tf32_kernel<TERMS><<<grid, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
+        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc);
     LAUNCH_CHECK();
 }
 
 void launch_wgmma_tf32(const matmul_args *a)
 {
-    launch<1, WGMMA_ROUND_IN_SHARED, WGMMA_IN_FLIGHT>(a);
+    launch<1>(a);
 }
 
 void launch_wgmma_3xtf32(const matmul_args *a)
 {
-    launch<3, 0, 0>(a);
-}
-
-/* The ablation table's four pairs (matmul_ablations): split pass or rounding in shared memory,
- * waiting for each strip or keeping one in flight; each its own kernel, so each its own info
- * (the driver raises each kernel's shared-memory limit from it). */
-matmul_kernel_info info_wgmma_split_wait(void)
-{
-    return info_of((const void *)wgmma_tf32_kernel<1, 0, 0>);
-}
-
-matmul_kernel_info info_wgmma_split_in_flight(void)
-{
-    return info_of((const void *)wgmma_tf32_kernel<1, 0, 1>);
-}
-
-matmul_kernel_info info_wgmma_shared_wait(void)
-{
-    return info_of((const void *)wgmma_tf32_kernel<1, 1, 0>);
-}
-
-matmul_kernel_info info_wgmma_shared_in_flight(void)
-{
-    return info_of((const void *)wgmma_tf32_kernel<1, 1, 1>);
-}
-
-void launch_wgmma_split_wait(const matmul_args *a)
-{
-    launch<1, 0, 0>(a);
-}
-
-void launch_wgmma_split_in_flight(const matmul_args *a)
-{
-    launch<1, 0, 1>(a);
-}
-
-void launch_wgmma_shared_wait(const matmul_args *a)
-{
-    launch<1, 1, 0>(a);
-}
-
-void launch_wgmma_shared_in_flight(const matmul_args *a)
-{
-    launch<1, 1, 1>(a);
+    launch<3>(a);
 }

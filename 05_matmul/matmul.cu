@@ -530,13 +530,15 @@ static int run_bench(const int *selected, int nsel, run_options *o, const char *
  * and one group: the tensor-core variants with both cuBLAS baselines. */
 static const char *variant_choices(void)
 {
-    static char choices[2048];
+    static char choices[1024];
     size_t used = (size_t)snprintf(choices, sizeof choices, "all");
     for (int i = 0; i < MATMUL_VARIANT_COUNT && used < sizeof choices; ++i)
         used += (size_t)snprintf(choices + used, sizeof choices - used, "|%s",
                                  matmul_variants[i].name);
+#ifndef MATMUL_ABLATIONS
     if (used < sizeof choices)
         snprintf(choices + used, sizeof choices - used, "|tensor_cores");
+#endif
     return choices;
 }
 

@@ -130,18 +130,6 @@ static const matmul_variant matmul_variants[] = {
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_g8},
     {.name = "pipelined_128x256_bk32_t8x16", .launch = launch_pipelined_128x256_bk32_t8x16,
      .layout = FLOAT4_ROWS, .info = info_pipelined_128x256_bk32_t8x16},
-    /* Step 13's two switches (13_wgmma_tf32.cu), as shares of cuBLAS TF32. */
-    {.name = "cublas_tf32", .launch = launch_cublas_tf32, .layout = DENSE, .tf32 = 1},
-    {.name = "wgmma_split_wait", .launch = launch_wgmma_split_wait, .layout = FLOAT4_ROWS,
-     .tf32 = 1, .tensor_cores = 1, .hopper = 1, .info = info_wgmma_split_wait},
-    {.name = "wgmma_split_in_flight", .launch = launch_wgmma_split_in_flight,
-     .layout = FLOAT4_ROWS, .tf32 = 1, .tensor_cores = 1, .hopper = 1,
-     .info = info_wgmma_split_in_flight},
-    {.name = "wgmma_shared_wait", .launch = launch_wgmma_shared_wait, .layout = FLOAT4_ROWS,
-     .tf32 = 1, .tensor_cores = 1, .hopper = 1, .info = info_wgmma_shared_wait},
-    {.name = "wgmma_shared_in_flight", .launch = launch_wgmma_shared_in_flight,
-     .layout = FLOAT4_ROWS, .tf32 = 1, .tensor_cores = 1, .hopper = 1,
-     .info = info_wgmma_shared_in_flight},
 };
 #endif
 

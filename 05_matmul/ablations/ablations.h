@@ -1,7 +1,7 @@
-/* The benchmark-only program matmul_ablations: the configurations of steps 9, 10 and 13 with one
- * idea changed at a time (warptiled_configs.cu, pipelined_configs.cu; step 13's two switches).
- * The kernels of steps 9 and 10 are built from the macro bodies warptiled_kernel.cuh and
- * pipelined_kernel.cuh; the teaching versions are 09_warptiled.cu and 10_pipelined.cu. */
+/* The benchmark-only program matmul_ablations: the configurations of steps 9 and 10 with one
+ * idea changed at a time (warptiled_configs.cu, pipelined_configs.cu). Their kernels are built
+ * from the macro bodies warptiled_kernel.cuh and pipelined_kernel.cuh; the teaching versions are
+ * 09_warptiled.cu and 10_pipelined.cu. */
 #ifndef MATMUL_ABLATIONS_H
 #define MATMUL_ABLATIONS_H
 
@@ -61,17 +61,6 @@ matmul_kernel_info info_pipelined_128x256_noswizzle(void);
 /* candidate_configs.cu */
 matmul_kernel_info info_pipelined_128x256_bk32_g8(void);
 matmul_kernel_info info_pipelined_128x256_bk32_t8x16(void);
-
-/* 13_wgmma_tf32.cu: step 13 with its two switches (A rounded by a pass before the kernel or in
- * shared memory; each strip waited for or one kept in flight); sm_90a, N, K % 4 == 0. */
-void launch_wgmma_split_wait(const matmul_args *a);
-void launch_wgmma_split_in_flight(const matmul_args *a);
-void launch_wgmma_shared_wait(const matmul_args *a);
-void launch_wgmma_shared_in_flight(const matmul_args *a);
-matmul_kernel_info info_wgmma_split_wait(void);
-matmul_kernel_info info_wgmma_split_in_flight(void);
-matmul_kernel_info info_wgmma_shared_wait(void);
-matmul_kernel_info info_wgmma_shared_in_flight(void);
 
 #ifdef __cplusplus
 }
