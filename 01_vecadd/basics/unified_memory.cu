@@ -1,5 +1,5 @@
 /* unified_memory: one pointer for host and device (cudaMallocManaged), and what moving the pages
- * on demand costs against copying them (docs/00_basics_2.md, section 9; the measurement and its
+ * on demand costs against copying them (docs/00_basics_3.md, section 9; the measurement and its
  * table: docs/00_basics_appendix.md, "What moving pages on demand costs").
  *
  *   unified_memory [--n N] [--reps R] [--csv FILE]

@@ -1,5 +1,5 @@
 /* warp_shuffle: the threads of a warp pass values to each other through registers
- * (docs/00_basics_2.md, section 8).
+ * (docs/00_basics_3.md, section 8).
  *
  *   warp_shuffle [--n N] [--seed S]
  *
