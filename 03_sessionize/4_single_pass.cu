@@ -20,7 +20,6 @@
  * so a reader never sees one without the other, and no tile reads another tile's labels.
  * The arrays must be 16-byte aligned (cudaMalloc's are); otherwise the chained scan runs. */
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "session_boundary.h"
 #include "sessionize_gpu.h"
@@ -96,32 +95,6 @@ __device__ static void store_pair(int64_t *__restrict__ a, int64_t i, int64_t n,
     }
 }
 
-/* Step 1 of the kernel for tile base `tile_base`: every load first, so that all rows are in
- * flight together; then lane 0's predecessor, for row 0: the event before the warp's first (any
- * lane's value is only used by lane 0). */
-__device__ static void load_tile(const int64_t *__restrict__ user, const int64_t *__restrict__ ts,
-                                 int64_t n, int64_t tile_base, int64_t u0[SINGLE_PASS_ROWS],
-                                 int64_t u1[SINGLE_PASS_ROWS], int64_t t0[SINGLE_PASS_ROWS],
-                                 int64_t t1[SINGLE_PASS_ROWS], int64_t *edge_u, int64_t *edge_t)
-{
-    const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-    const int warp_offset = warp * SP_WARP_EVENTS + 2 * lane;
-#pragma unroll
-    for (int k = 0; k < SINGLE_PASS_ROWS; ++k) {
-        const int64_t i = tile_base + warp_offset + SP_ROW * k;
-        load_pair(user, i, n, &u0[k], &u1[k]);
-        load_pair(ts, i, n, &t0[k], &t1[k]);
-    }
-    const int64_t warp_first = tile_base + warp * SP_WARP_EVENTS;
-    int64_t before_u = 0, before_t = 0;
-    if (lane == 0 && warp_first > 0 && warp_first < n) {
-        before_u = user[warp_first - 1];
-        before_t = ts[warp_first - 1];
-    }
-    *edge_u = before_u;
-    *edge_t = before_t;
-}
-
 /* Tile positions p (0-based) are carried as p + 1, so that 0 means "no start yet". */
 __device__ static int64_t to_index(int64_t tile_base, int position_plus_1, int64_t carry)
 {
@@ -131,30 +104,34 @@ __device__ static int64_t to_index(int64_t tile_base, int position_plus_1, int64
 __global__ void __launch_bounds__(SINGLE_PASS_THREADS, SINGLE_PASS_MIN_BLOCKS)
 single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__restrict__ ts,
                               int64_t n, int64_t timeout, int64_t *__restrict__ label,
-                              unsigned long long *tile_counter, unsigned long long *status,
-                              int guess_shift)
+                              unsigned long long *tile_counter, unsigned long long *status)
 {
     __shared__ int warp_latest[SP_WARPS];
     __shared__ int64_t tile_id;
     if (threadIdx.x == 0)
         tile_id = (int64_t)atomicAdd(tile_counter, 1ull);
-    /* 1. The ticket is a round trip to L2, and no load could start before it came back. So
-     *    load the tile it will almost always name, this block's own index (GPUs start blocks in
-     *    index order, though CUDA does not promise it), while it travels; should it name
-     *    another tile, load that one instead. The tile is still the ticket's: forward progress
-     *    stands. (guess_shift: 0, or 1 to make every guess wrong in a test.) */
-    int64_t tile = ((int64_t)blockIdx.x + guess_shift) % gridDim.x;
-    int64_t u0[SINGLE_PASS_ROWS], u1[SINGLE_PASS_ROWS], t0[SINGLE_PASS_ROWS], t1[SINGLE_PASS_ROWS];
-    int64_t edge_u, edge_t;
-    load_tile(user, ts, n, tile * SINGLE_PASS_TILE, u0, u1, t0, t1, &edge_u, &edge_t);
     __syncthreads();
-    if (tile_id != tile) { /* the same for the whole block */
-        tile = tile_id;
-        load_tile(user, ts, n, tile * SINGLE_PASS_TILE, u0, u1, t0, t1, &edge_u, &edge_t);
-    }
+    const int64_t tile = tile_id;
     const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
     const int64_t tile_base = tile * SINGLE_PASS_TILE;
     const int warp_offset = warp * SP_WARP_EVENTS + 2 * lane; /* in the tile, of row 0's pair */
+
+    /* 1. Every load first, so that all rows are in flight together. */
+    int64_t u0[SINGLE_PASS_ROWS], u1[SINGLE_PASS_ROWS], t0[SINGLE_PASS_ROWS], t1[SINGLE_PASS_ROWS];
+#pragma unroll
+    for (int k = 0; k < SINGLE_PASS_ROWS; ++k) {
+        const int64_t i = tile_base + warp_offset + SP_ROW * k;
+        load_pair(user, i, n, &u0[k], &u1[k]);
+        load_pair(ts, i, n, &t0[k], &t1[k]);
+    }
+    /* Lane 0's predecessor, for row 0: the event before the warp's first (any lane's value is
+     * only used by lane 0). */
+    const int64_t warp_first = tile_base + warp * SP_WARP_EVENTS;
+    int64_t edge_u = 0, edge_t = 0;
+    if (lane == 0 && warp_first > 0 && warp_first < n) {
+        edge_u = user[warp_first - 1];
+        edge_t = ts[warp_first - 1];
+    }
 
     /* 2. Row by row: the start flags of the pair, then the latest start at or before each
      *    event, within the warp (positions + 1; 0: none in the warp so far). */
@@ -271,12 +248,8 @@ static void single_pass_run(const session_job *job)
     unsigned long long *counter = (unsigned long long *)job->temp;
     CUDA_CHECK(cudaMemsetAsync(counter, 0,
                                ((size_t)single_pass_tiles(job->n) + 1) * sizeof *counter, 0));
-    /* A test makes every guess of the tile wrong (the kernel's step 1), so that its other path
-     * runs too. */
-    const char *misguess = getenv("TUT_SINGLE_PASS_MISGUESS");
-    const int guess_shift = misguess && misguess[0] == '1' && plan.blocks > 1 ? 1 : 0;
     single_pass_sessionize_kernel<<<(unsigned)plan.blocks, SINGLE_PASS_THREADS>>>(
-        job->user, job->ts, job->n, job->timeout, job->label, counter, counter + 1, guess_shift);
+        job->user, job->ts, job->n, job->timeout, job->label, counter, counter + 1);
     LAUNCH_CHECK();
 }
 
