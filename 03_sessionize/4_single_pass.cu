@@ -1,8 +1,8 @@
 /* Variant 4: flags, scan and labels in one pass, tuned to move bytes at the copy's rate.
  *
- * The same plan as the chained scan (3_scan_chained.cu): one block per tile, tiles numbered in
- * the order blocks start (an atomicAdd ticket), a status word per tile, a decoupled look-back.
- * What changes is every cost that is not a byte of DRAM traffic (docs page, section 8):
+ * The same plan as the chained scan (3_scan_chained.cu): one block per tile, tiles numbered in the
+ * order blocks start (an atomicAdd ticket), a status word per tile, a decoupled look-back. What
+ * changes is every cost that is not a byte of DRAM traffic (appendix, one pass at the copy's rate):
  *   - 16-byte loads and stores: a lane holds a PAIR of consecutive events, so a warp moves 512
  *     contiguous bytes per instruction, like a float4 copy, with half the instructions;
  *   - the scan needs no shuffle ladder. The values are indices, and indices grow, so "the max of
@@ -71,7 +71,7 @@ __device__ static int64_t sp_look_back(const unsigned long long *status, int64_t
 
 /* Events i and i + 1 of a (i even, the array 16-byte aligned): one 16-byte load, or one 8-byte
  * load for a last event without a partner, or nothing past the end. Plain loads and stores:
- * evict-first hints (__ldcs, __stcs) measured 4% slower on an H100 (docs page, section 8). */
+ * evict-first hints (__ldcs, __stcs) measured 4% slower on an H100 (the chapter's appendix). */
 __device__ static void load_pair(const int64_t *__restrict__ a, int64_t i, int64_t n,
                                  int64_t *first, int64_t *second)
 {
