@@ -10,7 +10,7 @@
  *   philox_uniform_sum_kernel  Philox + the cheapest conversion (streams.h, shifted) + a float
  *                              sum of the uniforms in four lanes: everything the fused kernel
  *                              does but the integrand and the sum of squares.
- * The fused kernel's ratio to each says where its time goes (docs page, section 5). */
+ * The fused kernel's ratio to each says where its time goes (its appendix: the tuning). */
 #include <curand_kernel.h>
 
 #include "tutorial.h"

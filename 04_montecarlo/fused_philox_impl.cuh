@@ -75,7 +75,7 @@ static __device__ __forceinline__ double2 sample_stream(unsigned long long seed,
  * as a kernel parameter. Kernel parameters live in the constant bank, which a LOP3 reads
  * directly: the keys then take no registers, where cuRAND's function (key += W each round) makes
  * the compiler keep all twenty in registers of every thread. Fewer registers, more warps per SM
- * (docs page, section 5). */
+ * (appendix, "The ceilings, the profiler and the tuning"). */
 #define MC_PHILOX_ROUNDS 10
 typedef struct {
     unsigned lo[MC_PHILOX_ROUNDS], hi[MC_PHILOX_ROUNDS]; /* seed + r * (W0, W1) */

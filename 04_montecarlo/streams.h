@@ -57,7 +57,7 @@ MC_HD unsigned mc_stream_length(unsigned long long n, unsigned long long s)
 /* mc_uniform_shifted: the bits trick without its subtraction, 1.m, a uniform on [1, 2). The
  * sample x = a + w (u - 1) is then one fmaf(w, u, a - w), with a - w rounded to float once per
  * launch: one floating-point instruction per sample fewer, on the pipe that the integer
- * multiplies also use (docs page, section 5). Its samples differ from the bits mode's only by
+ * multiplies also use (appendix, the tuning). Its samples differ from the bits mode's only by
  * that rounding of a - w (none when a - w is a float, as for [1, 2]).
  *
  * The bits trick: 0x3f800000 | (r >> 9) is the float 1.m with the top 23 bits of r as its
