@@ -12,7 +12,7 @@
  *     out: 0  0  2  2  2  5  5  5
  * Hints: __shfl_up_sync(FULL_WARP, value, d) returns the value of lane (k - d); lanes k < d get
  * their own value back, so they must not use it. Five steps (d = 1, 2, 4, 8, 16) are enough.
- * Why is 0 a safe "no start" value here? (the docs' questions ask). */
+ * Why is 0 a safe "no start" value here? (docs/03_sessionize.md, Question 1). */
 __device__ static int64_t warp_max_scan(int64_t value)
 {
     /* TODO (ex03.2): replace this line with the scan. As written, each lane keeps its own value,
