@@ -101,30 +101,20 @@ __device__ static int64_t to_index(int64_t tile_base, int position_plus_1, int64
     return position_plus_1 > 0 ? tile_base + position_plus_1 - 1 : carry;
 }
 
-/* Where a block takes its next tile's ticket (an experiment's switch): 0 after the tile, as a
- * new block would; 1 as the tile starts, so the atomic travels while the tile is worked on; 2
- * after the block's scan. */
-#ifndef SP_TICKET
-#define SP_TICKET 1
-#endif
-
-/* One tile, by the whole block. warp_latest: this tile's shared scratch; next_ticket: where
- * thread 0 leaves the block's next tile (read after the block's barrier). */
-__device__ static void single_pass_tile(const int64_t *__restrict__ user,
-                                        const int64_t *__restrict__ ts, int64_t n,
-                                        int64_t timeout, int64_t *__restrict__ label,
-                                        unsigned long long *tile_counter,
-                                        unsigned long long *status, int64_t tile,
-                                        int *warp_latest, int64_t *next_ticket)
+__global__ void __launch_bounds__(SINGLE_PASS_THREADS, SINGLE_PASS_MIN_BLOCKS)
+single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__restrict__ ts,
+                              int64_t n, int64_t timeout, int64_t *__restrict__ label,
+                              unsigned long long *tile_counter, unsigned long long *status)
 {
+    __shared__ int warp_latest[SP_WARPS];
+    __shared__ int64_t tile_id;
+    if (threadIdx.x == 0)
+        tile_id = (int64_t)atomicAdd(tile_counter, 1ull);
+    __syncthreads();
+    const int64_t tile = tile_id;
     const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
     const int64_t tile_base = tile * SINGLE_PASS_TILE;
     const int warp_offset = warp * SP_WARP_EVENTS + 2 * lane; /* in the tile, of row 0's pair */
-    unsigned long long next = 0;
-#if SP_TICKET == 1
-    if (threadIdx.x == 0)
-        next = atomicAdd(tile_counter, 1ull);
-#endif
 
     /* 1. Every load first, so that all rows are in flight together. */
     int64_t u0[SINGLE_PASS_ROWS], u1[SINGLE_PASS_ROWS], t0[SINGLE_PASS_ROWS], t1[SINGLE_PASS_ROWS];
@@ -142,11 +132,6 @@ __device__ static void single_pass_tile(const int64_t *__restrict__ user,
         edge_u = user[warp_first - 1];
         edge_t = ts[warp_first - 1];
     }
-#if SP_TICKET == 1
-    /* After the loads: thread 0 waits for the atomic where it would wait for them anyway. */
-    if (threadIdx.x == 0)
-        *next_ticket = (int64_t)next;
-#endif
 
     /* 2. Row by row: the start flags of the pair, then the latest start at or before each
      *    event, within the warp (positions + 1; 0: none in the warp so far). */
@@ -188,10 +173,6 @@ __device__ static void single_pass_tile(const int64_t *__restrict__ user,
     if (lane == 0)
         warp_latest[warp] = running;
     __syncthreads();
-#if SP_TICKET == 2
-    if (threadIdx.x == 0)
-        next = atomicAdd(tile_counter, 1ull);
-#endif
     int before_warp = 0, tile_latest = 0;
 #pragma unroll
     for (int w = 0; w < SP_WARPS; ++w) {
@@ -225,31 +206,6 @@ __device__ static void single_pass_tile(const int64_t *__restrict__ user,
         const int l1 = label1[k] > before_warp ? label1[k] : before_warp;
         store_pair(label, i, n, to_index(tile_base, l0, carry), to_index(tile_base, l1, carry));
     }
-#if SP_TICKET != 1
-    if (threadIdx.x == 0)
-        *next_ticket = (int64_t)(SP_TICKET == 2 ? next : atomicAdd(tile_counter, 1ull));
-    __syncthreads();
-#endif
-}
-
-/* Persistent blocks: each takes tiles by ticket until none is left. A block waits only for
- * tiles of smaller tickets, and every ticket is held by a running block that works its tickets
- * in order: the smallest unfinished tile is always being worked on, whatever the grid. */
-__global__ void __launch_bounds__(SINGLE_PASS_THREADS, SINGLE_PASS_MIN_BLOCKS)
-single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__restrict__ ts,
-                              int64_t n, int64_t timeout, int64_t *__restrict__ label,
-                              unsigned long long *tile_counter, unsigned long long *status)
-{
-    /* Two of each, used in turn: a warp may start the next tile while warp 0 looks back. */
-    __shared__ int warp_latest[2][SP_WARPS];
-    __shared__ int64_t ticket[2];
-    const int64_t tiles = (n + SINGLE_PASS_TILE - 1) / SINGLE_PASS_TILE;
-    if (threadIdx.x == 0)
-        ticket[0] = (int64_t)atomicAdd(tile_counter, 1ull);
-    __syncthreads();
-    for (int b = 0; ticket[b] < tiles; b ^= 1)
-        single_pass_tile(user, ts, n, timeout, label, tile_counter, status, ticket[b],
-                         warp_latest[b], &ticket[b ^ 1]);
 }
 
 static int64_t single_pass_tiles(int64_t n) { return (n + SINGLE_PASS_TILE - 1) / SINGLE_PASS_TILE; }

@@ -60,13 +60,8 @@ session_launch chained_launch_plan(const tut_device_info *dev, int regs_per_thre
 session_launch single_pass_launch_plan(const tut_device_info *dev, int regs_per_thread,
                                        size_t static_shared, int64_t n)
 {
-    session_launch plan = one_block_per_tile(dev, SINGLE_PASS_THREADS, SINGLE_PASS_TILE,
-                                             regs_per_thread, static_shared, n);
-    /* Its blocks stay and take tiles until none is left: one full wave, fewer for fewer tiles. */
-    const int64_t wave = (int64_t)plan.blocks_per_sm * dev->sm_count;
-    if (plan.blocks > wave)
-        plan.blocks = wave;
-    return plan;
+    return one_block_per_tile(dev, SINGLE_PASS_THREADS, SINGLE_PASS_TILE, regs_per_thread,
+                              static_shared, n);
 }
 
 session_launch grid_stride_plan(const tut_device_info *dev, int regs_per_thread,

@@ -90,10 +90,8 @@ static void check_gpu(const tut_device_info *dev, const kernel_registers *k, int
     for (int s = 0; s < TUT_COUNT(single_sizes); ++s) {
         const session_launch p = single_pass_launch_plan(dev, k->single_regs, k->single_shared,
                                                          single_sizes[s]);
-        const int64_t tiles = (single_sizes[s] + SINGLE_PASS_TILE - 1) / SINGLE_PASS_TILE;
-        const int64_t wave = (int64_t)p.blocks_per_sm * dev->sm_count;
-        expect(gpu, "single pass: one block per tile up to one full wave",
-               p.blocks == (tiles < wave ? tiles : wave));
+        expect(gpu, "single pass: one block per tile",
+               p.blocks == (single_sizes[s] + SINGLE_PASS_TILE - 1) / SINGLE_PASS_TILE);
     }
     const session_launch sp = single_pass_launch_plan(dev, k->single_regs, k->single_shared, 1);
     expect(gpu, "single pass: at least SINGLE_PASS_MIN_BLOCKS blocks per SM",
