@@ -21,8 +21,6 @@
  * The arrays must be 16-byte aligned (cudaMalloc's are); otherwise the chained scan runs. */
 #include <stdint.h>
 
-#include <cuda_pipeline.h>
-
 #include "session_boundary.h"
 #include "sessionize_gpu.h"
 #include "tutorial.h"
@@ -97,24 +95,6 @@ __device__ static void store_pair(int64_t *__restrict__ a, int64_t i, int64_t n,
     }
 }
 
-/* An experiment's switch: 1 stages the tile in shared memory through asynchronous copies. */
-#ifndef SP_STAGE
-#define SP_STAGE 1
-#endif
-
-/* The pair of events i, i + 1 into shared memory: an asynchronous 16-byte copy (cp.async on
- * compute capability 8.0 and later), or plain loads for a last event without a partner. */
-__device__ static void stage_pair(longlong2 *dst, const int64_t *__restrict__ a, int64_t i,
-                                  int64_t n)
-{
-    if (i + 1 < n) {
-        __pipeline_memcpy_async(dst, a + i, sizeof(longlong2));
-    } else {
-        dst->x = i < n ? a[i] : 0;
-        dst->y = 0;
-    }
-}
-
 /* Tile positions p (0-based) are carried as p + 1, so that 0 means "no start yet". */
 __device__ static int64_t to_index(int64_t tile_base, int position_plus_1, int64_t carry)
 {
@@ -128,9 +108,6 @@ single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *_
 {
     __shared__ int warp_latest[SP_WARPS];
     __shared__ int64_t tile_id;
-#if SP_STAGE
-    __shared__ longlong2 stage_u[SINGLE_PASS_TILE / 2], stage_t[SINGLE_PASS_TILE / 2];
-#endif
     if (threadIdx.x == 0)
         tile_id = (int64_t)atomicAdd(tile_counter, 1ull);
     __syncthreads();
@@ -139,17 +116,6 @@ single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *_
     const int64_t tile_base = tile * SINGLE_PASS_TILE;
     const int warp_offset = warp * SP_WARP_EVENTS + 2 * lane; /* in the tile, of row 0's pair */
 
-#if SP_STAGE
-    /* 1. Every copy first, into shared memory: no register waits for them. */
-#pragma unroll
-    for (int k = 0; k < SINGLE_PASS_ROWS; ++k) {
-        const int64_t i = tile_base + warp_offset + SP_ROW * k;
-        const int slot = (warp_offset + SP_ROW * k) / 2;
-        stage_pair(&stage_u[slot], user, i, n);
-        stage_pair(&stage_t[slot], ts, i, n);
-    }
-    __pipeline_commit();
-#else
     /* 1. Every load first, so that all rows are in flight together. */
     int64_t u0[SINGLE_PASS_ROWS], u1[SINGLE_PASS_ROWS], t0[SINGLE_PASS_ROWS], t1[SINGLE_PASS_ROWS];
 #pragma unroll
@@ -158,7 +124,6 @@ single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *_
         load_pair(user, i, n, &u0[k], &u1[k]);
         load_pair(ts, i, n, &t0[k], &t1[k]);
     }
-#endif
     /* Lane 0's predecessor, for row 0: the event before the warp's first (any lane's value is
      * only used by lane 0). */
     const int64_t warp_first = tile_base + warp * SP_WARP_EVENTS;
@@ -172,23 +137,9 @@ single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *_
      *    event, within the warp (positions + 1; 0: none in the warp so far). */
     int label0[SINGLE_PASS_ROWS], label1[SINGLE_PASS_ROWS];
     int running = 0; /* the latest start in the rows before */
-#if SP_STAGE
-    __pipeline_wait_prior(0); /* this thread's own copies have landed */
-    int64_t u0[SINGLE_PASS_ROWS], u1[SINGLE_PASS_ROWS], t0[SINGLE_PASS_ROWS], t1[SINGLE_PASS_ROWS];
-#endif
 #pragma unroll
     for (int k = 0; k < SINGLE_PASS_ROWS; ++k) {
         const int64_t i = tile_base + warp_offset + SP_ROW * k;
-#if SP_STAGE
-        {
-            const int slot = (warp_offset + SP_ROW * k) / 2;
-            const longlong2 u = stage_u[slot], t = stage_t[slot];
-            u0[k] = u.x;
-            u1[k] = u.y;
-            t0[k] = t.x;
-            t1[k] = t.y;
-        }
-#endif
         const int position = warp_offset + SP_ROW * k; /* of event i in the tile */
         /* The event before this pair is the second of the lane before: a rotation. Lane 0
          * takes the row before's lane 31 instead, which the rotation hands it for the next row. */
@@ -273,10 +224,6 @@ session_launch single_pass_plan(int64_t n)
     static tut_kernel_use use;
     static int ready = 0;
     if (!ready) {
-        /* The tile's copies need shared memory, not L1: ask for the largest carveout. */
-        CUDA_CHECK(cudaFuncSetAttribute((const void *)single_pass_sessionize_kernel,
-                                        cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        cudaSharedmemCarveoutMaxShared));
         use = tut_kernel_use_of((const void *)single_pass_sessionize_kernel, SINGLE_PASS_THREADS,
                                 0);
         ready = 1;
