@@ -46,29 +46,10 @@ __device__ static void sp_publish(unsigned long long *status, int64_t tile,
  * that holds a start (the latest start in a tile beats every earlier one). Every tile nearer
  * than the nearest final word must have published an aggregate (0: no start) before that
  * word's value is the answer; tiles not published yet are waited for. */
-/* Experiment switches: SP_BACKOFF > 0 sleeps that many nanoseconds before reading a window
- * again (doubling up to SP_BACKOFF_MAX); SP_COUNT_POLLS counts look-backs and re-reads. */
-#ifndef SP_BACKOFF
-#define SP_BACKOFF 32
-#endif
-#ifndef SP_BACKOFF_MAX
-#define SP_BACKOFF_MAX 512
-#endif
-#if SP_COUNT_POLLS
-__device__ unsigned long long sp_counts[2]; /* look-backs, re-reads of a window */
-#endif
-
 __device__ static int64_t sp_look_back(const unsigned long long *status, int64_t tile)
 {
     const int lane = threadIdx.x & 31;
     int64_t nearest = tile - 1;
-#if SP_BACKOFF
-    unsigned delay = SP_BACKOFF;
-#endif
-#if SP_COUNT_POLLS
-    if (lane == 0)
-        atomicAdd(&sp_counts[0], 1ull);
-#endif
     for (;;) {
         const int64_t pred = nearest - lane;
         /* Tile 0 always publishes a prefix, so lanes before it are never the ones chosen. */
@@ -79,21 +60,12 @@ __device__ static int64_t sp_look_back(const unsigned long long *status, int64_t
         const unsigned waiting_lanes = __ballot_sync(SP_FULL_WARP, word == 0);
         if (final_lanes) {
             const int first = __ffs(final_lanes) - 1;
-            if (!(waiting_lanes & ((1u << first) - 1)))
-                return (int64_t)(__shfl_sync(SP_FULL_WARP, word, first) & SP_VALUE);
-        } else if (waiting_lanes == 0) {
-            nearest -= 32; /* 32 tiles without a start: look further back */
-            continue;
+            if (waiting_lanes & ((1u << first) - 1))
+                continue; /* a nearer tile has not published yet: read again */
+            return (int64_t)(__shfl_sync(SP_FULL_WARP, word, first) & SP_VALUE);
         }
-        /* A tile in the window has not published yet: read again. */
-#if SP_COUNT_POLLS
-        if (lane == 0)
-            atomicAdd(&sp_counts[1], 1ull);
-#endif
-#if SP_BACKOFF
-        __nanosleep(delay);
-        delay = delay < SP_BACKOFF_MAX ? 2 * delay : delay;
-#endif
+        if (waiting_lanes == 0)
+            nearest -= 32; /* 32 tiles without a start: look further back */
     }
 }
 
@@ -279,16 +251,6 @@ static void single_pass_run(const session_job *job)
     single_pass_sessionize_kernel<<<(unsigned)plan.blocks, SINGLE_PASS_THREADS>>>(
         job->user, job->ts, job->n, job->timeout, job->label, counter, counter + 1);
     LAUNCH_CHECK();
-#if SP_COUNT_POLLS
-    {
-        unsigned long long counts[2];
-        CUDA_CHECK(cudaMemcpyFromSymbol(counts, sp_counts, sizeof counts));
-        fprintf(stderr, "look-backs %llu re-reads %llu tiles %lld\n", counts[0], counts[1],
-                (long long)single_pass_tiles(job->n));
-        const unsigned long long zero[2] = {0, 0};
-        CUDA_CHECK(cudaMemcpyToSymbol(sp_counts, zero, sizeof zero));
-    }
-#endif
 }
 
 const session_variant single_pass_variant = {"single_pass", single_pass_temp_bytes,
