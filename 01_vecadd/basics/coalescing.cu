@@ -3,7 +3,7 @@
  *
  *   coalescing [--n N] [--csv FILE]
  *
- * Both kernels read every element of `in` once and write every element of `out` once: only the
+ * Both runs read every element of `in` once and write every element of `out` once: only the
  * order of the reads differs. Each result is checked on the CPU before its time is reported;
  * the time is the median of 9 runs after a warm-up. Exit 0 pass, 1 fail, 2 bad usage, 77 no GPU. */
 #include <stdio.h>
