@@ -19,13 +19,16 @@
  *   - Warp specialization: warpgroup 0 only copies (one thread issues TMA), warpgroups 1 and 2
  *     only multiply; mbarriers say "stage full" (TMA counts the bytes in) and "stage free" (each
  *     multiplying warp arrives when its wgmmas are done with it).
- * The TF32 rounding: our B is rounded to nearest by the thread that loads it; TMA hands our A to
- * the tensor core untouched, which would truncate it (it reads the top 19 bits), so split_kernel
- * first writes a copy of A rounded to nearest, once per call.
- * 3xTF32 (TERMS = 3): B is split into big + small as it is loaded (as in mma_3xtf32); A is split
- * by the same split_kernel into two matrices, a_big (rounded to TF32) and a_small
- * (= a - a_big), both copied by TMA; three wgmma per k step, a_big b_small, a_small b_big and
- * a_big b_big, each K strip summed in a fresh accumulator and added to the running sum in FP32.
+ * The TF32 rounding: the tensor core reads only the top 19 bits of an FP32 value (it truncates).
+ * A tensor map whose element type is CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 makes TMA round each
+ * value to the nearest TF32 (ties to even) as it copies it into shared memory, so for TF32 both
+ * A and B arrive rounded, and no thread touches them: B's fragments go from shared memory to
+ * wgmma as they are.
+ * 3xTF32 (TERMS = 3) needs what rounding drops: B is copied as FP32 and split into big + small
+ * as it is loaded (as in mma_3xtf32); A is split once per call by split_kernel into two
+ * matrices, a_big (rounded to TF32) and a_small (= a - a_big), both copied by TMA; three wgmma
+ * per k step, a_big b_small, a_small b_big and a_big b_big, each K strip summed in a fresh
+ * accumulator and added to the running sum in FP32.
  * Needs compute capability 9.0 and code built for sm_90a (CMakeLists.txt builds this file for
  * sm_90a alone: wgmma and setmaxnreg exist there only); the driver skips it elsewhere, saying
  * why. The rows of A and B must start 16 bytes apart (TMA: lda and ldb multiples of 4; the
@@ -58,7 +61,7 @@ static_assert(A_TILE_BYTES(1) + B_TILE_BYTES == WGMMA_STAGE_BYTES &&
               "a stage holds the A strip(s) and the B strip, as launch_config.h counts them");
 
 /* x rounded to nearest TF32 (ties away; infinities and NaN unchanged): 12_mma_tf32.cu's rule,
- * for B's fragments and for split_kernel's copy of A. */
+ * for 3xTF32's split of A and of B's fragments. */
 static __device__ __forceinline__ float round_tf32(float x)
 {
     const unsigned bits = __float_as_uint(x);
@@ -203,9 +206,9 @@ static __device__ __forceinline__ float b_element(const float *b_stage, int k, i
     return b_stage[(column / 32) * 1024 + k * 32 + chunk * 4 + column % 4];
 }
 
-/* The TF32 fragments of the warp's 16 rows (columns of our B) for k steps 0 .. 3 of the strip:
- * frag[j][i] holds (k = 8 j + l % 4 + 4 (i / 2), row l / 4 + 8 (i % 2)). For 3xTF32, also the
- * small parts (small != NULL). */
+/* The fragments of the warp's 16 rows (columns of our B) for k steps 0 .. 3 of the strip:
+ * frag[j][i] holds (k = 8 j + l % 4 + 4 (i / 2), row l / 4 + 8 (i % 2)). TF32 (small == NULL):
+ * the values as TMA rounded them. 3xTF32: B's FP32 values split into big and small parts. */
 static __device__ __forceinline__ void load_b_fragments(unsigned big[4][4], unsigned small[4][4],
                                                         const float *b_stage, int group,
                                                         int warp, int lane)
@@ -216,7 +219,7 @@ static __device__ __forceinline__ void load_b_fragments(unsigned big[4][4], unsi
         for (int i = 0; i < 4; ++i) {
             const int k = 8 * j + lane % 4 + 4 * (i / 2), r = lane / 4 + 8 * (i % 2);
             const float x = b_element(b_stage, k, 64 * group + column_of_row(warp, r));
-            big[j][i] = __float_as_uint(round_tf32(x));
+            big[j][i] = __float_as_uint(small ? round_tf32(x) : x);
             if (small)
                 small[j][i] = __float_as_uint(round_tf32(x - __uint_as_float(big[j][i])));
         }
@@ -240,24 +243,27 @@ static __device__ __forceinline__ void store_tile(const float d[64], float *C, s
     }
 }
 
-/* Which tile of C this block computes: blocks in groups of GROUP_ROWS block rows, column by
- * column (as in 12_mma_tf32.cu), so that the blocks resident together share rows of A and
- * columns of B in L2. */
-static __device__ __forceinline__ void block_position(int block_rows, int *row0, int *col0)
+/* Where tile t of C lies (tiles_y rows of tiles_x tiles): in groups of GROUP_ROWS tile rows,
+ * column by column (as in 12_mma_tf32.cu), so that the tiles computed together share rows of A
+ * and columns of B in L2. */
+static __device__ __forceinline__ void tile_position(int t, int tiles_x, int tiles_y,
+                                                     int tile_rows, int *row0, int *col0)
 {
-    const int rows_of_blocks = (int)gridDim.y;
-    const int per_group = GROUP_ROWS * (int)gridDim.x;
-    const int b = blockIdx.y * (int)gridDim.x + blockIdx.x;
-    const int first = b / per_group * GROUP_ROWS;
-    const int rows = rows_of_blocks - first < GROUP_ROWS ? rows_of_blocks - first : GROUP_ROWS;
-    *row0 = (first + b % per_group % rows) * block_rows;
-    *col0 = (b % per_group / rows) * WG_BN;
+    const int per_group = GROUP_ROWS * tiles_x;
+    const int first = t / per_group * GROUP_ROWS;
+    const int rows = tiles_y - first < GROUP_ROWS ? tiles_y - first : GROUP_ROWS;
+    *row0 = (first + t % per_group % rows) * tile_rows;
+    *col0 = (t % per_group / rows) * WG_BN;
 }
 
 #endif /* sm_90a */
 
-/* TERMS = 1: TF32 (wgmma_tf32), a = our A rounded to TF32. TERMS = 3: 3xTF32, a = a_big,
- * a_small its small parts (split_kernel, both). */
+/* TERMS = 1: TF32 (wgmma_tf32), a = our A, which TMA rounds to TF32. TERMS = 3: 3xTF32,
+ * a = a_big, a_small its small parts (split_kernel, both).
+ * A persistent grid: each block computes tiles blockIdx.x, + gridDim.x, ... in turn. Its
+ * copying thread runs ahead into the next tile while the multiplying warpgroups store the last
+ * one, so no SM waits for a pipeline to fill between tiles. Strip g of the block (counted over
+ * all its tiles) uses stage g % WGMMA_STAGES. */
 template <int TERMS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -274,9 +280,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     unsigned long long *free_ = full + WGMMA_STAGES;
 
     const int group = threadIdx.x / WG_THREADS, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
-    int row0, col0;
-    block_position(BM, &row0, &col0);
     const int strips = (K + WG_BK - 1) / WG_BK;
+    const int tiles_x = (N + WG_BN - 1) / WG_BN, tiles_y = (M + BM - 1) / BM;
+    const int tiles = tiles_x * tiles_y;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < WGMMA_STAGES; ++s) {
@@ -291,19 +297,24 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         /* The copying warpgroup gives registers to the multiplying ones. */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (threadIdx.x == 0) {
-            for (int s = 0; s < strips; ++s) {
-                const int slot = s % WGMMA_STAGES;
-                barrier_wait(&free_[slot], (s / WGMMA_STAGES + 1) % 2);
-                unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
-                barrier_expect_bytes(&full[slot], WGMMA_STAGE_BYTES);
-                tma_load(stage, &a_map, s * WG_BK, row0, &full[slot]);
-                if (TERMS == 3)
-                    tma_load(stage + A_TILE_BYTES(TERMS), &a_small_map, s * WG_BK, row0,
-                             &full[slot]);
-                unsigned char *b_stage = stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS);
-                for (int box = 0; box < WG_BN / 32; ++box)
-                    tma_load(b_stage + box * 4096, &b_map, col0 + 32 * box, s * WG_BK,
-                             &full[slot]);
+            unsigned g = 0;
+            for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+                int row0, col0;
+                tile_position(t, tiles_x, tiles_y, BM, &row0, &col0);
+                for (int s = 0; s < strips; ++s, ++g) {
+                    const int slot = g % WGMMA_STAGES;
+                    barrier_wait(&free_[slot], (g / WGMMA_STAGES + 1) % 2);
+                    unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
+                    barrier_expect_bytes(&full[slot], WGMMA_STAGE_BYTES);
+                    tma_load(stage, &a_map, s * WG_BK, row0, &full[slot]);
+                    if (TERMS == 3)
+                        tma_load(stage + A_TILE_BYTES(TERMS), &a_small_map, s * WG_BK, row0,
+                                 &full[slot]);
+                    unsigned char *b_stage = stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS);
+                    for (int box = 0; box < WG_BN / 32; ++box)
+                        tma_load(b_stage + box * 4096, &b_map, col0 + 32 * box, s * WG_BK,
+                                 &full[slot]);
+                }
             }
         }
         return;
@@ -313,58 +324,63 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     const int mg = group - 1; /* which 64 columns of the block tile */
     float acc[BM / WGMMA_N * 64]; /* rows h * 128 .. of the tile: acc + h * 64 */
     float part[64]; /* 3xTF32: one strip's sum */
+    unsigned g = 0;
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        int row0, col0;
+        tile_position(t, tiles_x, tiles_y, BM, &row0, &col0);
 #pragma unroll
-    for (int i = 0; i < BM / WGMMA_N * 64; ++i)
-        acc[i] = 0.0f;
+        for (int i = 0; i < BM / WGMMA_N * 64; ++i)
+            acc[i] = 0.0f;
 
-    for (int s = 0; s < strips; ++s) {
-        const int slot = s % WGMMA_STAGES;
-        barrier_wait(&full[slot], (s / WGMMA_STAGES) % 2);
-        const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
-        const float *b_stage =
-            (const float *)(stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS));
-        unsigned big[4][4], small[4][4];
-        load_b_fragments(big, TERMS == 3 ? small : NULL, b_stage, mg, warp, lane);
-        wgmma_fence();
+        for (int s = 0; s < strips; ++s, ++g) {
+            const int slot = g % WGMMA_STAGES;
+            barrier_wait(&full[slot], (g / WGMMA_STAGES) % 2);
+            const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
+            const float *b_stage =
+                (const float *)(stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS));
+            unsigned big[4][4], small[4][4];
+            load_b_fragments(big, TERMS == 3 ? small : NULL, b_stage, mg, warp, lane);
+            wgmma_fence();
 #pragma unroll
-        for (int j = 0; j < WG_BK / 8; ++j) {
-            if (TERMS == 1) {
+            for (int j = 0; j < WG_BK / 8; ++j) {
+                if (TERMS == 1) {
 #pragma unroll
-                for (int h = 0; h < BM / WGMMA_N; ++h)
-                    wgmma_tf32(acc + h * 64, big[j],
-                               tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
-            } else {
-                const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
-                /* The small products first, into a fresh sum for this strip (as in mma_3xtf32). */
-                wgmma_tf32(part, big[j], tile_descriptor(a_small + 32 * j), j > 0);
-                wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), 1);
-                wgmma_tf32(part, big[j], tile_descriptor(stage + 32 * j), 1);
+                    for (int h = 0; h < BM / WGMMA_N; ++h)
+                        wgmma_tf32(acc + h * 64, big[j],
+                                   tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
+                } else {
+                    const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
+                    /* The small products first, into a fresh sum for this strip (as in
+                     * mma_3xtf32). */
+                    wgmma_tf32(part, big[j], tile_descriptor(a_small + 32 * j), j > 0);
+                    wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), 1);
+                    wgmma_tf32(part, big[j], tile_descriptor(stage + 32 * j), 1);
+                }
             }
+            wgmma_commit();
+            if (TERMS == 1)
+                wgmma_wait_all(acc, BM / WGMMA_N * 64);
+            else
+                wgmma_wait_all(part, 64);
+            /* This warp is done with the stage: its copies may be overwritten. */
+            if (lane == 0)
+                barrier_arrive(&free_[slot]);
+            if (TERMS == 3)
+#pragma unroll
+                for (int i = 0; i < 64; ++i)
+                    acc[i] += part[i];
         }
-        wgmma_commit();
-        if (TERMS == 1)
-            wgmma_wait_all(acc, BM / WGMMA_N * 64);
-        else
-            wgmma_wait_all(part, 64);
-        /* This warp is done with the stage: its copies may be overwritten. */
-        if (lane == 0)
-            barrier_arrive(&free_[slot]);
-        if (TERMS == 3)
 #pragma unroll
-            for (int i = 0; i < 64; ++i)
-                acc[i] += part[i];
+        for (int h = 0; h < BM / WGMMA_N; ++h)
+            store_tile(acc + h * 64, C, ldc, M, N, row0 + h * WGMMA_N, col0 + 64 * mg, warp,
+                       lane);
     }
-#pragma unroll
-    for (int h = 0; h < BM / WGMMA_N; ++h)
-        store_tile(acc + h * 64, C, ldc, M, N, row0 + h * WGMMA_N, col0 + 64 * mg, warp, lane);
 #endif
 }
 
-/* A's preparation, once per call, 4 floats per thread and step (count is a multiple of 4: rows
- * of lda floats, lda a multiple of 4). TF32: a_big = a rounded to TF32 (TMA hands A to the
- * tensor core as it is, which would truncate it: every product then errs towards zero, and on
- * inputs of one sign the errors add up, about 25 times cuBLAS TF32's in a first version).
- * 3xTF32 also: a_small = a - a_big (exact in FP32). */
+/* 3xTF32's preparation of A, once per call, 4 floats per thread and step (count is a multiple
+ * of 4: rows of lda floats, lda a multiple of 4): a_big = a rounded to TF32, a_small = a - a_big
+ * (exact in FP32). */
 __global__ void split_kernel(const float4 *a, float4 *a_big, float4 *a_small, size_t count4)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count4;
@@ -373,12 +389,41 @@ __global__ void split_kernel(const float4 *a, float4 *a_big, float4 *a_small, si
         const float4 big =
             make_float4(round_tf32(x.x), round_tf32(x.y), round_tf32(x.z), round_tf32(x.w));
         a_big[i] = big;
-        if (a_small) /* an infinite or NaN x: its big part carries it, small is 0 */
-            a_small[i] = make_float4(isfinite(x.x) ? x.x - big.x : 0.0f,
-                                     isfinite(x.y) ? x.y - big.y : 0.0f,
-                                     isfinite(x.z) ? x.z - big.z : 0.0f,
-                                     isfinite(x.w) ? x.w - big.w : 0.0f);
+        /* an infinite or NaN x: its big part carries it, small is 0 */
+        a_small[i] = make_float4(isfinite(x.x) ? x.x - big.x : 0.0f,
+                                 isfinite(x.y) ? x.y - big.y : 0.0f,
+                                 isfinite(x.z) ? x.z - big.z : 0.0f,
+                                 isfinite(x.w) ? x.w - big.w : 0.0f);
     }
+}
+
+/* ---- What TMA writes into shared memory through an FP32 and a TF32 map (--tma-rounding) --- */
+
+#define PROBE_ROWS 64
+#define PROBE_COLS 32 /* one 128-byte swizzled row of floats */
+
+/* Copies the map's first PROBE_ROWS x PROBE_COLS tile into shared memory with one TMA load, as
+ * the kernel above does, and writes it back unswizzled, bit for bit. */
+__global__ void tma_probe_kernel(const __grid_constant__ CUtensorMap map, unsigned *out)
+{
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __shared__ __align__(1024) unsigned tile[PROBE_ROWS * PROBE_COLS];
+    __shared__ unsigned long long landed;
+    if (threadIdx.x == 0) {
+        barrier_init(&landed, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        barrier_expect_bytes(&landed, (int)sizeof tile);
+        tma_load(tile, &map, 0, 0, &landed);
+    }
+    barrier_wait(&landed, 0);
+    for (int i = threadIdx.x; i < PROBE_ROWS * PROBE_COLS; i += blockDim.x) {
+        const int row = i / PROBE_COLS, col = i % PROBE_COLS;
+        out[i] = tile[row * PROBE_COLS + ((col / 4) ^ (row % 8)) * 4 + col % 4];
+    }
+#endif
 }
 
 /* ---- Host side ---------------------------------------------------------------------------- */
@@ -414,9 +459,11 @@ static encode_tiled_fn tensor_map_encoder(void)
 }
 
 /* The map of a row-major rows x cols matrix (rows ld floats apart) in boxes of box_rows x
- * box_cols, 128-byte swizzled, zero outside the matrix. */
+ * box_cols, 128-byte swizzled, zero outside the matrix. type: CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+ * copies the bits as they are; CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 rounds each value to the nearest
+ * TF32 on its way (ties to even; NaN stays NaN, infinities stay infinite). */
 static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, int box_rows,
-                            int box_cols)
+                            int box_cols, CUtensorMapDataType type)
 {
     CUtensorMap map;
     const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
@@ -424,7 +471,7 @@ static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, in
     const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t steps[2] = {1, 1};
     const CUresult r = tensor_map_encoder()(
-        &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides, box, steps,
+        &map, type, 2, (void *)base, dims, strides, box, steps,
         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
@@ -435,8 +482,7 @@ static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, in
     return map;
 }
 
-/* A's rounded (and for 3xTF32 split) copies, kept between calls (grown when a larger A
- * comes). */
+/* 3xTF32's split copies of A, kept between calls (grown when a larger A comes). */
 static float *split_a = NULL;
 static size_t split_floats = 0;
 
@@ -465,27 +511,52 @@ matmul_kernel_info info_wgmma_3xtf32(void)
     return info_of((const void *)wgmma_tf32_kernel<3>);
 }
 
+/* The persistent grid: as many blocks as the GPU holds at once (occupancy.h, from the device's
+ * limits: one per SM on a 9.0 GPU, whose shared memory holds one block's stages), or one block
+ * per tile when there are fewer tiles. */
+template <int TERMS>
+static int persistent_blocks(int tiles)
+{
+    const int resident = tut_full_wave_blocks((const void *)wgmma_tf32_kernel<TERMS>,
+                                              "wgmma_tf32", WGMMA_THREADS, WGMMA_SHARED_BYTES);
+    return tiles < resident ? tiles : resident;
+}
+
 template <int TERMS>
 static void launch(const matmul_args *a)
 {
     const int BM = WG_BM(TERMS);
-    const CUtensorMap b_map = tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32);
+    const int tiles = ((a->N + WG_BN - 1) / WG_BN) * ((a->M + BM - 1) / BM);
+    if (TERMS == 1) { /* TMA rounds A and B to TF32 as it copies them */
+        const CUtensorMap a_map =
+            tile_map(a->A, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+        const CUtensorMap b_map =
+            tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+        wgmma_tf32_kernel<TERMS><<<persistent_blocks<TERMS>(tiles), WGMMA_THREADS,
+                                   WGMMA_SHARED_BYTES>>>(a_map, a_map, b_map, a->M, a->N, a->K,
+                                                         a->C, a->ldc); /* a_small: not read */
+        LAUNCH_CHECK();
+        return;
+    }
+    const CUtensorMap b_map =
+        tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
     const size_t count = (size_t)a->M * a->lda; /* a multiple of 4 */
-    if (count * (TERMS == 3 ? 2 : 1) > split_floats) {
+    if (2 * count > split_floats) {
         wgmma_release();
-        split_floats = count * (TERMS == 3 ? 2 : 1);
+        split_floats = 2 * count;
         CUDA_CHECK(cudaMalloc(&split_a, split_floats * sizeof(float)));
     }
-    float *a_small = TERMS == 3 ? split_a + count : NULL;
+    float *a_small = split_a + count;
     split_kernel<<<4 * tut_current_device()->sm_count, 256>>>(
         (const float4 *)a->A, (float4 *)split_a, (float4 *)a_small, count / 4);
     LAUNCH_CHECK();
-    const CUtensorMap a_map = tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK);
+    const CUtensorMap a_map =
+        tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
     const CUtensorMap a_small_map =
-        TERMS == 3 ? tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK) : a_map; /* 1: not read */
-    dim3 grid((a->N + WG_BN - 1) / WG_BN, (a->M + BM - 1) / BM);
-    wgmma_tf32_kernel<TERMS><<<grid, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc);
+        tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+    wgmma_tf32_kernel<TERMS><<<persistent_blocks<TERMS>(tiles), WGMMA_THREADS,
+                               WGMMA_SHARED_BYTES>>>(a_map, a_small_map, b_map, a->M, a->N, a->K,
+                                                     a->C, a->ldc);
     LAUNCH_CHECK();
 }
 
@@ -497,4 +568,95 @@ void launch_wgmma_tf32(const matmul_args *a)
 void launch_wgmma_3xtf32(const matmul_args *a)
 {
     launch<3>(a);
+}
+
+/* ---- --tma-rounding: the host side ------------------------------------------------------- */
+
+/* The FP32 bits x rounded to TF32 by the three rules a conversion might follow (finite x). */
+static unsigned nearest_even(unsigned x)
+{
+    return (x + 0xfffu + ((x >> 13) & 1u)) & 0xffffe000u;
+}
+static unsigned nearest_away(unsigned x)
+{
+    return (x + 0x1000u) & 0xffffe000u;
+}
+static unsigned truncated(unsigned x)
+{
+    return x & 0xffffe000u;
+}
+
+static int is_nan_bits(unsigned x)
+{
+    return (x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu) != 0;
+}
+
+int wgmma_tma_rounding(const char *outdir)
+{
+    if (!matmul_hopper(tut_current_device())) {
+        printf("tma_rounding skipped on this GPU: needs 9.0 (TMA, code for sm_90a)\n");
+        return TUT_EXIT_SKIP;
+    }
+    enum { COUNT = PROBE_ROWS * PROBE_COLS, TIES = 256 };
+    static unsigned in[COUNT], out[COUNT];
+    tut_rng rng;
+    tut_rng_seed(&rng, TUT_DEFAULT_SEED);
+    for (int i = 0; i < COUNT; ++i) /* random bits: every exponent, NaN and infinity included */
+        in[i] = (unsigned)tut_rng_next(&rng);
+    for (int i = 0; i < TIES; ++i) /* exactly halfway between two TF32 values */
+        in[i] = (in[i] & 0xffffe000u) | 0x1000u;
+    const unsigned special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x00001fffu,
+                                0x007fffffu, 0x7f7fffffu, 0xff7fffffu, 0x7f7ff000u,
+                                0x7f800000u, 0xff800000u, 0x7fc00001u, 0x3f801000u,
+                                0x3f803000u};
+    for (int i = 0; i < TUT_COUNT(special); ++i)
+        in[TIES + i] = special[i];
+    unsigned *d_in = (unsigned *)tut_device_alloc(sizeof in, "probe input");
+    unsigned *d_out = (unsigned *)tut_device_alloc(sizeof out, "probe output");
+    CUDA_CHECK(cudaMemcpy(d_in, in, sizeof in, cudaMemcpyHostToDevice));
+    tut_csv *csv = tut_csv_open(outdir, "tma_rounding.csv",
+                                "map,values,nan,unchanged,nearest_even,nearest_away,truncated,"
+                                "ties,ties_to_even,passed");
+    const CUtensorMapDataType types[2] = {CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                                          CU_TENSOR_MAP_DATA_TYPE_TFLOAT32};
+    const char *names[2] = {"FLOAT32", "TFLOAT32"};
+    int ok = 1;
+    printf("TMA through a tensor map of each type, %d FP32 values (%d exact ties): how many "
+           "land in shared memory\n%-9s %6s %10s %13s %13s %10s %13s\n", COUNT, TIES, "map",
+           "NaN", "unchanged", "nearest_even", "nearest_away", "truncated", "ties_to_even");
+    for (int t = 0; t < 2; ++t) {
+        const CUtensorMap map = tile_map((const float *)d_in, PROBE_ROWS, PROBE_COLS,
+                                         PROBE_COLS, PROBE_ROWS, PROBE_COLS, types[t]);
+        CUDA_CHECK(cudaMemset(d_out, 0xff, sizeof out));
+        tma_probe_kernel<<<1, 128>>>(map, d_out);
+        LAUNCH_CHECK();
+        CUDA_CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
+        int nan = 0, same = 0, even = 0, away = 0, trunc = 0, ties_even = 0, wrong = 0;
+        for (int i = 0; i < COUNT; ++i) {
+            if (is_nan_bits(in[i])) { /* a NaN must stay a NaN, whatever its payload */
+                nan += 1;
+                wrong += !is_nan_bits(out[i]);
+                continue;
+            }
+            same += out[i] == in[i];
+            even += out[i] == nearest_even(in[i]);
+            away += out[i] == nearest_away(in[i]);
+            trunc += out[i] == truncated(in[i]);
+            ties_even += i < TIES && out[i] == nearest_even(in[i]);
+            /* step 13 needs: FP32 bits untouched, TF32 rounded to nearest even (infinities
+             * stay: nearest_even keeps them) */
+            wrong += out[i] != (t == 0 ? in[i] : nearest_even(in[i]));
+        }
+        printf("%-9s %6d %10d %13d %13d %10d %9d/%d%s\n", names[t], nan, same, even, away, trunc,
+               ties_even, TIES, wrong ? "  WRONG" : "");
+        tut_csv_row(csv, "%s,%d,%d,%d,%d,%d,%d,%d,%d,%d", names[t], COUNT, nan, same, even, away,
+                    trunc, TIES, ties_even, !wrong);
+        ok &= !wrong;
+    }
+    tut_csv_close(csv);
+    tut_device_free(d_in);
+    tut_device_free(d_out);
+    printf("%s\n", ok ? "TMA copies FP32 as it is and rounds to nearest TF32 (ties to even)"
+                      : "FAIL: TMA did not copy or round as step 13 relies on");
+    return ok ? 0 : 1;
 }

@@ -523,6 +523,11 @@ static int run_bench(const int *selected, int nsel, run_options *o, const char *
     ok &= run_problem(2048, 2048, 2048, INPUT_POSITIVE, prec, nprec, o);
     tut_csv_close(o->csv);
     o->reps = reps;
+#ifndef MATMUL_ABLATIONS
+    /* 5. What step 13 relies on: TMA rounds to TF32 through a TF32 tensor map (9.0 only). */
+    if (matmul_hopper(tut_current_device()))
+        ok &= wgmma_tma_rounding(outdir) == 0;
+#endif
     return ok;
 }
 
@@ -547,6 +552,9 @@ int main(int argc, char **argv)
     unsigned long long m = 0, n = 0, k = 0, reps = 10, seed = TUT_DEFAULT_SEED, ld_extra = 0;
     double reference_macs = FULL_REFERENCE_MAX_MACS;
     int variant = 0, no_check = 0, bench = 0, pitfall = 0, tile = 0;
+#ifndef MATMUL_ABLATIONS
+    int tma_rounding = 0;
+#endif
     const char *outdir = NULL;
     const tut_option opts[] = {
         {"--m", TUT_OPT_SIZE, &m, "rows of A and C", 1, MAX_DIM, NULL},
@@ -573,6 +581,11 @@ int main(int argc, char **argv)
         {"--tile", TUT_OPT_CHOICE, &tile,
          "the pipelined kernel's configuration at every size (auto: chosen from the GPU's "
          "limits and the size)", 0, 0, "auto|128x256|128x128|64x128|64x128_s2"},
+#ifndef MATMUL_ABLATIONS
+        {"--tma-rounding", TUT_OPT_FLAG, &tma_rounding,
+         "what TMA writes into shared memory through an FP32 and a TF32 tensor map (step 13 "
+         "relies on the rounding; needs 9.0)", 0, 0, NULL},
+#endif
     };
     tut_parse_or_exit(argc, argv,
                       "matmul_demo: C = A B in FP32, from the naive kernel to cuBLAS speed",
@@ -603,6 +616,10 @@ int main(int argc, char **argv)
     }
     if (pitfall)
         return tut_finish(run_pitfall_demo(pitfall == 2, pitfall == 3));
+#ifndef MATMUL_ABLATIONS
+    if (tma_rounding)
+        return wgmma_tma_rounding(outdir);
+#endif
 
     const tut_device_info *dev = tut_current_device();
     if (dev->emulated[0])

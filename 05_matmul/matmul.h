@@ -73,7 +73,11 @@ void launch_mma_tf32(const matmul_args *a);        /* 12_mma_tf32.cu: N, K % 4 =
 void launch_mma_3xtf32(const matmul_args *a);      /* 12_mma_tf32.cu: N, K % 4 == 0 */
 void launch_wgmma_tf32(const matmul_args *a);      /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
 void launch_wgmma_3xtf32(const matmul_args *a);    /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
-void wgmma_release(void); /* frees step 13's split copies of A */
+void wgmma_release(void); /* frees step 13's 3xTF32 split copies of A */
+/* matmul_demo --tma-rounding: what TMA writes into shared memory through an FP32 and a TF32
+ * tensor map (step 13 relies on the second rounding to nearest); writes tma_rounding.csv into
+ * outdir when given. 0 as relied on, 1 not, 77 off a 9.0 GPU. */
+int wgmma_tma_rounding(const char *outdir);
 /* Their kernels and blocks (matmul_kernel_info). */
 matmul_kernel_info info_wmma_tf32(void);
 matmul_kernel_info info_mma_tf32(void);
