@@ -12,7 +12,8 @@
  *     row-major) is N-major. So the roles are swapped: the kernel computes C^T = B^T A^T. wgmma's
  *     B operand is our A (M x K, K-major: TMA copies its tiles as they are); wgmma's A operand is
  *     our B, which it may take from registers in any layout we load it in: each thread reads its
- *     values of B from shared memory, rounds them to TF32, and hands them over in registers.
+ *     values of B from shared memory (rounded to TF32 by TMA for TF32; split into big + small
+ *     for 3xTF32) and hands them over in registers.
  *   - TMA writes every tile in the 128-byte swizzle (16-byte chunk c of row r lands at chunk
  *     c ^ (r % 8)) that wgmma's descriptor expects; the same swizzle makes our loads of B
  *     conflict-free once we choose which columns of B each thread holds (load_b_fragments).
@@ -513,12 +514,15 @@ matmul_kernel_info info_wgmma_3xtf32(void)
 
 /* The persistent grid: as many blocks as the GPU holds at once (occupancy.h, from the device's
  * limits: one per SM on a 9.0 GPU, whose shared memory holds one block's stages), or one block
- * per tile when there are fewer tiles. */
+ * per tile when there are fewer tiles. Asked once per kernel (the program uses one GPU). */
 template <int TERMS>
 static int persistent_blocks(int tiles)
 {
-    const int resident = tut_full_wave_blocks((const void *)wgmma_tf32_kernel<TERMS>,
-                                              "wgmma_tf32", WGMMA_THREADS, WGMMA_SHARED_BYTES);
+    static int resident = 0;
+    if (!resident)
+        resident = tut_full_wave_blocks((const void *)wgmma_tf32_kernel<TERMS>,
+                                        TERMS == 1 ? "wgmma_tf32" : "wgmma_3xtf32",
+                                        WGMMA_THREADS, WGMMA_SHARED_BYTES);
     return tiles < resident ? tiles : resident;
 }
 
@@ -605,10 +609,12 @@ int wgmma_tma_rounding(const char *outdir)
         in[i] = (unsigned)tut_rng_next(&rng);
     for (int i = 0; i < TIES; ++i) /* exactly halfway between two TF32 values */
         in[i] = (in[i] & 0xffffe000u) | 0x1000u;
+    /* zeros, denormals, the largest finite values (rounding up to infinity), infinities, NaN
+     * (one with its payload in the low 13 bits alone: truncation would make it infinite), ties */
     const unsigned special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x00001fffu,
-                                0x007fffffu, 0x7f7fffffu, 0xff7fffffu, 0x7f7ff000u,
-                                0x7f800000u, 0xff800000u, 0x7fc00001u, 0x3f801000u,
-                                0x3f803000u};
+                                0x007fffffu, 0x007ff000u, 0x7f7fffffu, 0xff7fffffu,
+                                0x7f7ff000u, 0x7f800000u, 0xff800000u, 0x7fc00001u,
+                                0x7f800001u, 0xff801000u, 0x3f801000u, 0x3f803000u};
     for (int i = 0; i < TUT_COUNT(special); ++i)
         in[TIES + i] = special[i];
     unsigned *d_in = (unsigned *)tut_device_alloc(sizeof in, "probe input");

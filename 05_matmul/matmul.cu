@@ -599,6 +599,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "matmul_demo: --m/--k/--n do not combine with --bench or --pitfall\n");
         return 2;
     }
+#ifndef MATMUL_ABLATIONS
+    if (tma_rounding && (custom || bench || pitfall || variant || tile)) {
+        fprintf(stderr, "matmul_demo: --tma-rounding runs alone (only --outdir goes with it)\n");
+        return 2;
+    }
+#endif
     if (ld_extra % 4 != 0) {
         fprintf(stderr, "matmul_demo: --ld-extra must be a multiple of 4 (float4 rows must stay "
                         "16-byte aligned), got %llu\n", ld_extra);
