@@ -26,12 +26,14 @@ int main(int argc, char **argv)
     long n = 100000, seed = 1; /* n < 2^31, so an int index is enough (vecadd.cu goes beyond) */
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
+        const int help = !strcmp(argv[i], "--help"); /* before argv[i + 1] is read as a value */
         long *opt = !strcmp(argv[i], "--n") ? &n : !strcmp(argv[i], "--seed") ? &seed : NULL;
         errno = 0; /* strtol's only sign of a number too long for a long (99999999999999999999) */
         if (opt && i + 1 < argc) *opt = strtol(argv[++i], &end, 10);
         if (!opt || !end || *end || errno || n < 1 || n > 100000000 || seed < 0) {
-            fprintf(stderr, "usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]\n");
-            return strcmp(argv[i], "--help") ? 2 : 0;
+            fprintf(help ? stdout : stderr,
+                    "usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]\n");
+            return help ? 0 : 2;
         }
     }
     skip_without_gpu(); /* after the arguments: bad usage is refused even without a GPU */

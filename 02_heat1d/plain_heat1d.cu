@@ -34,11 +34,13 @@ int main(int argc, char **argv)
     const double k = 0.25; /* the scheme is stable for 0 < k <= 1/2 */
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
+        const int help = !strcmp(argv[i], "--help"); /* before argv[i + 1] is read as a value */
         long *opt = !strcmp(argv[i], "--points") ? &n : !strcmp(argv[i], "--steps") ? &steps : NULL;
         if (opt && i + 1 < argc) *opt = strtol(argv[++i], &end, 10);
         if (!opt || !end || *end || n < 2 || n > 10000000 || steps < 0 || steps > 1000000) {
-            fprintf(stderr, "usage: plain_heat1d [--points 2..10000000] [--steps 0..1000000]\n");
-            return strcmp(argv[i], "--help") ? 2 : 0;
+            fprintf(help ? stdout : stderr,
+                    "usage: plain_heat1d [--points 2..10000000] [--steps 0..1000000]\n");
+            return help ? 0 : 2;
         }
     }
     skip_without_gpu(); /* after the arguments: bad usage is refused even without a GPU */
