@@ -11,7 +11,8 @@
  *   - TF32 wgmma wants both operands "K-major" (K the contiguous index), and our B (K x N,
  *     row-major) is N-major. So the roles are swapped: the kernel computes C^T = B^T A^T. wgmma's
  *     B operand is our A (M x K, K-major: TMA copies its tiles as they are); wgmma's A operand is
- *     our B, which it may take from registers in any layout we load it in: each thread reads its
+ *     our B, which it takes from registers, in mma.sync's fragment layout; which column of B
+ *     each fragment row stands for is ours to choose (column_of_row). Each thread reads its
  *     values of B from shared memory (rounded to TF32 by TMA for TF32; split into big + small
  *     for 3xTF32) and hands them over in registers.
  *   - TMA writes every tile in the 128-byte swizzle (16-byte chunk c of row r lands at chunk
@@ -28,7 +29,7 @@
  * 3xTF32 (TERMS = 3) needs what rounding drops: B is copied as FP32 and split into big + small
  * as it is loaded (as in mma_3xtf32); A is split once per call by split_kernel into two
  * matrices, a_big (rounded to TF32) and a_small (= a - a_big), both copied by TMA; three wgmma
- * per k step, a_big b_small, a_small b_big and a_big b_big, each K strip summed in a fresh
+ * per k step, a_small b_big, a_big b_small and a_big b_big, each K strip summed in a fresh
  * accumulator and added to the running sum in FP32.
  * Needs compute capability 9.0 and code built for sm_90a (CMakeLists.txt builds this file for
  * sm_90a alone: wgmma and setmaxnreg exist there only); the driver skips it elsewhere, saying
@@ -126,8 +127,8 @@ static __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *ma
 
 /* The descriptor of a K-major tile in the 128-byte swizzle: rows of 128 bytes, groups of 8 rows
  * 1024 bytes apart (bits 32-45, in 16-byte units), swizzle mode 1 = 128 bytes (bits 62-63), the
- * start address in 16-byte units (bits 0-13); the leading-dimension offset (bits 16-29) is not
- * used by this layout. The tile starts 1024-byte aligned; k step j starts 32 j bytes in. */
+ * start address in 16-byte units (bits 0-13); the leading-dimension offset (bits 16-29) is set
+ * to 1 and ignored by this layout. The tile starts 1024-byte aligned; k step j starts 32 j bytes in. */
 static __device__ __forceinline__ unsigned long long tile_descriptor(const void *tile)
 {
     const unsigned long long address = (shared_address(tile) & 0x3ffff) >> 4;
@@ -460,9 +461,10 @@ static encode_tiled_fn tensor_map_encoder(void)
 }
 
 /* The map of a row-major rows x cols matrix (rows ld floats apart) in boxes of box_rows x
- * box_cols, 128-byte swizzled, zero outside the matrix. type: CU_TENSOR_MAP_DATA_TYPE_FLOAT32
- * copies the bits as they are; CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 rounds each value to the nearest
- * TF32 on its way (ties to even; NaN stays NaN, infinities stay infinite). */
+ * box_cols, 128-byte swizzled, zero outside the matrix (OOB_FILL_NONE: fill with zeros, not NaN).
+ * type: CU_TENSOR_MAP_DATA_TYPE_FLOAT32 copies the bits as they are;
+ * CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 rounds each value to the nearest TF32 on its way (ties to
+ * even; NaN stays NaN, infinities stay infinite). */
 static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, int box_rows,
                             int box_cols, CUtensorMapDataType type)
 {
