@@ -35,6 +35,8 @@
  * sm_90a alone: wgmma and setmaxnreg exist there only); the driver skips it elsewhere, saying
  * why. The rows of A and B must start 16 bytes apart (TMA: lda and ldb multiples of 4; the
  * driver's float4 layout pads N and K to 4, and so lda and ldb); any M, N, K within that. */
+#include <string.h>
+
 #include <cuda.h> /* CUtensorMap and its enums; the driver function comes via the runtime */
 
 #include "tutorial.h"
@@ -578,18 +580,27 @@ void launch_wgmma_3xtf32(const matmul_args *a)
 
 /* ---- --tma-rounding: the host side ------------------------------------------------------- */
 
-/* The FP32 bits x rounded to TF32 by the three rules a conversion might follow (finite x). */
+/* The FP32 bits x after one of the CPU's conversions to TF32 (cpu_reference.c): the three
+ * rules a conversion might follow. */
+static unsigned tf32_bits(float (*rule)(float), unsigned x)
+{
+    float f;
+    memcpy(&f, &x, sizeof f);
+    f = rule(f);
+    memcpy(&x, &f, sizeof x);
+    return x;
+}
 static unsigned nearest_even(unsigned x)
 {
-    return (x + 0xfffu + ((x >> 13) & 1u)) & 0xffffe000u;
+    return tf32_bits(matmul_round_tf32_even, x);
 }
 static unsigned nearest_away(unsigned x)
 {
-    return (x + 0x1000u) & 0xffffe000u;
+    return tf32_bits(matmul_round_tf32, x);
 }
 static unsigned truncated(unsigned x)
 {
-    return x & 0xffffe000u;
+    return tf32_bits(matmul_truncate_tf32, x);
 }
 
 static int is_nan_bits(unsigned x)

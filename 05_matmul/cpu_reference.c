@@ -62,6 +62,16 @@ float matmul_round_tf32(float x)
     return float_of((bits_of(x) + 0x1000u) & 0xffffe000u);
 }
 
+/* The same with ties to even, as TMA rounds through a TF32 tensor map (step 13): adds just under
+ * half of the dropped part's unit, and one more when the kept part is odd. */
+float matmul_round_tf32_even(float x)
+{
+    if (!isfinite(x))
+        return x;
+    const uint32_t u = bits_of(x);
+    return float_of((u + 0xfffu + ((u >> 13) & 1u)) & 0xffffe000u);
+}
+
 float matmul_truncate_tf32(float x)
 {
     if (!isfinite(x))

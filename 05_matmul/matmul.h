@@ -118,9 +118,11 @@ void cpu_matmul_f64(int M, int N, int K, const float *A, const float *B, double 
 /* The tolerance for an FP32 result with a K-term dot product: |error| <= atol + rtol |want|. */
 double matmul_atol(int K, double max_abs_input);
 
-/* TF32 on the CPU: x rounded to nearest (ties away, as cvt.rna.tf32.f32) or truncated to TF32's
- * 10 mantissa bits; infinities and NaN unchanged. */
+/* TF32 on the CPU: x rounded to nearest (ties away, as cvt.rna.tf32.f32; or ties to even, as
+ * TMA through a TF32 tensor map) or truncated to TF32's 10 mantissa bits; infinities and NaN
+ * unchanged. */
 float matmul_round_tf32(float x);
+float matmul_round_tf32_even(float x);
 float matmul_truncate_tf32(float x);
 /* The bound of a TF32 product with K-term dot products: |c - exact| <= bound (|A||B|)_ij
  * (cpu_reference.c derives it). */

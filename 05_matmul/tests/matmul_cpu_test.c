@@ -1,6 +1,7 @@
 /* The CPU reference against answers known without it: the documents' examples, a hand-worked
  * product, sampled rows equal to the full product, and the tolerance rule catching a lost term.
  * Runs in CI (no GPU). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,12 @@ static int check_tf32_rules(void)
     ok &= tut_check_scalar("tf32(-3.14159274)", matmul_round_tf32(-3.14159274f), -3.140625, 0, 0);
     ok &= tut_check_scalar("tf32(inf)", matmul_round_tf32(INFINITY), INFINITY, 0, 0);
     ok &= tut_check_scalar("tf32(NaN) is NaN", isnan(matmul_round_tf32(NAN)), 1, 0, 0);
+    /* Ties to even: 1 + 2^-11 goes down to 1 (kept part even), 1 + 3 2^-11 up to 1 + 2^-9 (odd). */
+    ok &= tut_check_scalar("tf32_even(1 + 2^-11)", matmul_round_tf32_even(half), 1.0, 0, 0);
+    ok &= tut_check_scalar("tf32_even(1 + 3 2^-11)", matmul_round_tf32_even(1.0f + 0x3p-11f),
+                           1.0 + 0x1p-9, 0, 0);
+    ok &= tut_check_scalar("tf32_even(1 + 2^-12)", matmul_round_tf32_even(below), 1.0, 0, 0);
+    ok &= tut_check_scalar("tf32_even(FLT_MAX)", matmul_round_tf32_even(FLT_MAX), INFINITY, 0, 0);
 
     /* A product emulating the tensor cores (inputs truncated: the worst conversion, summed in
      * float) at the tests' odd sizes passes the bound; with one term lost, or one result NaN, it
