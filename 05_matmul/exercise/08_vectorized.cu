@@ -1,8 +1,8 @@
 /* EXERCISE ex05.3: 16-byte loads and stores, and A transposed in shared memory
  * (docs/05_matmul_exercises.md).
  *
- * The register-blocked kernel (07_blocktile_2d.cu) moves one float per instruction. Make every
- * access four floats wide:
+ * The register-blocked kernel (07_blocktile_2d.cu) loads and stores global memory one float per
+ * instruction. Make every access four floats wide:
  *   - each thread loads one float4 of A's 128 x 8 tile and one of B's 8 x 128 tile per strip;
  *   - A goes into shared memory transposed (a_tile[k][m]), so that a thread's 8 A values for
  *     one k are contiguous and come in two float4 reads, like its 8 B values;
