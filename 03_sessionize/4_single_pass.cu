@@ -105,6 +105,15 @@ __device__ static int64_t to_index(int64_t tile_base, int position_plus_1, int64
     return position_plus_1 > 0 ? tile_base + position_plus_1 - 1 : carry;
 }
 
+/* The status word of a tile whose latest start is at position_plus_1 (> 0): final for tile 0,
+ * which has nothing before it (a prefix), an aggregate for every later tile. */
+__device__ static unsigned long long start_word(int64_t tile, int64_t tile_base,
+                                                int position_plus_1)
+{
+    return (tile == 0 ? SP_PREFIX : SP_AGGREGATE) |
+           (unsigned long long)to_index(tile_base, position_plus_1, 0);
+}
+
 __global__ void __launch_bounds__(SINGLE_PASS_THREADS, SINGLE_PASS_MIN_BLOCKS)
 single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *__restrict__ ts,
                               int64_t n, int64_t timeout, int64_t *__restrict__ label,
@@ -177,9 +186,7 @@ single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *_
      *    publishes it at once, so that the next tile's look-back waits for this one warp, not
      *    for the slowest of the block's loads and the barrier after them. */
     if (warp == SP_WARPS - 1 && lane == 0 && running > 0)
-        sp_publish(status, tile,
-                   (tile == 0 ? SP_PREFIX : SP_AGGREGATE) |
-                       (unsigned long long)to_index(tile_base, running, 0));
+        sp_publish(status, tile, start_word(tile, tile_base, running));
 
     /* 4. The block: each warp's latest start, then the max over the warps before it. */
     if (lane == 0)
@@ -196,9 +203,7 @@ single_pass_sessionize_kernel(const int64_t *__restrict__ user, const int64_t *_
     /* 5. Across tiles, the rest. Unless the last warp published, publish now: a tile with a
      *    start is final at once. */
     if (threadIdx.x == 0 && warp_latest[SP_WARPS - 1] == 0)
-        sp_publish(status, tile,
-                   (tile == 0 ? SP_PREFIX : SP_AGGREGATE) |
-                       (unsigned long long)to_index(tile_base, tile_latest, 0));
+        sp_publish(status, tile, start_word(tile, tile_base, tile_latest));
     /* Labels only go back before the tile for events that precede its first start. Positions
      * grow along the warp, so the warp's first event tells: a start before it in the warp or
      * in the warps before, or the look-back (tile 0 never needs it: event 0 is a start). */
