@@ -95,8 +95,9 @@ ${ID} grades as it is: build it (-DTUTORIAL_CHAPTERS=${CHAPTER}), then on a GPU
 What is left, in order (docs/teaching.md, \"Adding an exercise\"):
   1. the exercise itself: ${CHAPTER}/${NAME}.h, ${NAME}.cu, exercise/${NAME}.cu, the reference
      in tests/grade_ex${K}_${NAME}.cu, its cases (keep boundaries), the stanza's CASES and LESSON;
-  2. the page: docs/${CHAPTER}_exercises.md (the paragraph at its end) and its answers line in
-     docs/answers/${CHAPTER}.md (\"The exercises' reference solutions\");
+  2. the page: docs/${CHAPTER}_exercises.md (the paragraph at its end), its answers line in
+     docs/answers/${CHAPTER}.md (\"The exercises' reference solutions\") and its row in the
+     exercise table of ${CHAPTER}/README.md (no test checks these two);
   3. two or more corpus entries, ${CHAPTER}/tests/mistakes/${ID}_<what>.patch, and the CPU test
      ${CHAPTER}.mistakes.corpus; then, on a GPU, cmake -DTUTORIAL_MISTAKES=ON and
      cmake -DBUILD_DIR=<build> -DONLY='${id_regex}_' -P cmake/Mistakes.cmake;

@@ -397,7 +397,13 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
     tut_rng_seed(&g.rng, seed);
     if (no_gpu) {
         /* A CPU case (tutorial_exercise's CPU_CASES): arithmetic on the GPUs of the table, no
-         * CUDA call, so it is graded on a machine without a GPU too. */
+         * CUDA call, so it is graded on a machine without a GPU too. Any other case would meet
+         * g.dev == NULL: refused, not crashed. */
+        if (!chosen->cpu) {
+            fprintf(stderr, "%s: case %s needs a GPU; --no-gpu runs only the cases that make no "
+                    "CUDA call\n", program, chosen->name);
+            return 2;
+        }
         g.dev = NULL;
         printf("case %s (on the CPU)\n", chosen->name);
         const int ok = chosen->run(&g);

@@ -18,8 +18,9 @@
  *   --prediction <file>   `prediction = <number>` in the file against the figure measured here;
  *                         77 under TUT_EMULATE_GPU, as --speed
  *   --no-gpu              with --case: run it without selecting a GPU (g->dev is NULL): for a
- *                         case that makes no CUDA call (tutorial_exercise's CPU_CASES), so that
- *                         it is graded on a machine without a GPU too
+ *                         case that makes no CUDA call (tutorial_exercise's CPU_CASES, marked
+ *                         .cpu = 1 in the case list), so that it is graded on a machine without
+ *                         a GPU too; any other case is refused (exit 2)
  *   --seed S              the sizes and inputs; else env TUT_EXERCISE_SEED (the grade report
  *                         sets it: one seed per run), else a new one each run. Printed first as
  *                         "seed S (rerun: --seed S)".
@@ -56,6 +57,9 @@ typedef struct {
 typedef struct {
     const char *name;            /* --case <name>; the test is <id>.<name> */
     int (*run)(tut_grader *g);   /* 1 pass, 0 wrong */
+    int cpu;                     /* 1: makes no CUDA call, so --no-gpu may run it (the case is
+                                  * in tutorial_exercise's CPU_CASES); 0 (leave it out): needs a
+                                  * GPU, and --no-gpu refuses it */
 } tut_grader_case;
 
 typedef struct {

@@ -240,10 +240,10 @@ static int case_launch(tut_grader *g)
 int main(int argc, char **argv)
 {
     static const tut_grader_case cases[] = {
-        {"every_gpu", case_every_gpu},
+        {"every_gpu", case_every_gpu, 1}, /* CPU cases: .cpu = 1 */
         {"this_gpu", case_this_gpu},
         {"launch", case_launch},
-        {"boundaries", case_boundaries},
+        {"boundaries", case_boundaries, 1},
     };
     const tut_exercise ex = {.id = "ex01.3",
                              .title = "the occupancy-based launch helper",
