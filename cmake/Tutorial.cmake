@@ -324,7 +324,8 @@ endfunction()
 # report reads (cmake/GradeReport.cmake), and adds the target <ID> (`cmake --build
 # build-exercises --target ex01.2`): rebuild the grader, run its tests, print its report line.
 # A CPU case (CPU_CASES) runs with --no-gpu: it must make no CUDA call (pure arithmetic, such as
-# a launch helper checked against the GPUs of common/gpu_table.h), and is graded on any machine.
+# a launch helper checked against the GPUs of common/gpu_table.h), and is graded on any machine;
+# the grader marks it 1 in its case list (tut_grader_case's cpu), or --no-gpu refuses it (exit 2).
 # A LESSON test that does not pass caps the exercise at 3 of 10 points.
 # The prediction file: exercise/<file> in exercise mode; else the teacher's answer,
 # tests/answers/<file> (left out of the student copy).

@@ -377,6 +377,12 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
         return usage_error(program, ex, "this exercise has no prediction");
     if (no_gpu && !case_name)
         return usage_error(program, ex, "--no-gpu runs a case only (a CPU case)");
+    /* Any other case would meet g.dev == NULL: refused, not crashed. */
+    if (no_gpu && !chosen->cpu) {
+        fprintf(stderr, "%s: case %s needs a GPU; --no-gpu runs only the cases that make no CUDA "
+                "call\n", program, chosen->name);
+        return 2;
+    }
 
     unsigned long long seed = 0;
     const char *env = getenv(TUT_EXERCISE_SEED_ENV);
@@ -397,13 +403,7 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
     tut_rng_seed(&g.rng, seed);
     if (no_gpu) {
         /* A CPU case (tutorial_exercise's CPU_CASES): arithmetic on the GPUs of the table, no
-         * CUDA call, so it is graded on a machine without a GPU too. Any other case would meet
-         * g.dev == NULL: refused, not crashed. */
-        if (!chosen->cpu) {
-            fprintf(stderr, "%s: case %s needs a GPU; --no-gpu runs only the cases that make no "
-                    "CUDA call\n", program, chosen->name);
-            return 2;
-        }
+         * CUDA call, so it is graded on a machine without a GPU too. */
         g.dev = NULL;
         printf("case %s (on the CPU)\n", chosen->name);
         const int ok = chosen->run(&g);

@@ -16,7 +16,8 @@
  * (the three estimates agree to 1e-9 relative and lie within 5 standard errors of ln 2), then
  * timed in the same process, interleaved, ROUNDS rounds of REPS launches after a warm-up.
  *
- * Build: nvcc -O3 -arch=native -o fp64_sums fp64_sums.cu ; run: ./fp64_sums [log2 samples]
+ * Build: nvcc -O3 -arch=native -o occupancy_candidates occupancy_candidates.cu ;
+ * run: ./occupancy_candidates [log2 samples]
  * Output: CSV on stdout (variant, registers, blocks per SM, ms median/min/max, G samples/s,
  * percent of Philox alone median/min/max over the rounds). */
 #include <math.h>
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
 {
     const int log2n = argc > 1 ? atoi(argv[1]) : 32;
     if (log2n < 20 || log2n > 36) {
-        fprintf(stderr, "usage: fp64_sums [log2 of the samples, 20..36]\n");
+        fprintf(stderr, "usage: occupancy_candidates [log2 of the samples, 20..36]\n");
         return 2;
     }
     int count = 0;
