@@ -152,7 +152,7 @@ static double bench_fused(table *t, const mc_problem *p, mc_uniform u, mc_genera
     char config[48];
     snprintf(config, sizeof config, "%s %s %s %d blk/SM", mc_integrand_name(p->integrand),
              g == MC_GENERATOR_COUNTER ? "counter" : "state",
-             mc_uniform_name((mc_uniform)u), mc_fused_plan(g, blocks_per_sm, p->samples)
+             mc_uniform_name((mc_uniform)u), mc_fused_plan(blocks_per_sm, p->samples)
                                                            .blocks_per_sm);
     add_row(t, "fused", config, p->samples, 0.0, tm);
     mc_fused_destroy(&job);
@@ -286,20 +286,19 @@ int bench(const options *o)
 
     const double best_library_ms = bench_library(&t, &p, &ok);
 
-    /* 3: the fused kernels (one per generator), both conversions, 1, 2, 4 and the most blocks
-     * per SM that fit (mc_config.c); the entries that do not fit are noted and skipped. */
+    /* 3: the fused kernel, both generators and conversions, 1, 2, 4 and the most blocks per SM
+     * that fit (mc_config.c); the entries that do not fit are noted and skipped. */
+    const mc_launch most = mc_fused_plan(0, n);
+    printf("== 3 fused Philox (at most %d blocks of %d threads per SM of %s, limited by %s)\n",
+           most.blocks_per_sm, MC_FUSED_THREADS, gpu, most.limiter);
+    int sweep[4], skipped = 0;
+    const int entries = mc_fused_sweep(most.blocks_per_sm, sweep, &skipped);
+    if (skipped)
+        printf("  %d of the sweep's 1, 2, 4 blocks per SM do not fit an SM of %s: skipped\n",
+               skipped, gpu);
     double best_fused_ms = INFINITY, state_curand_ms = INFINITY;
     int best_u = 0, best_g = 0, best_bps = 0;
     for (int g = 0; g < MC_GENERATOR_COUNT; ++g) {
-        const mc_launch most = mc_fused_plan((mc_generator)g, 0, n);
-        printf("== 3 fused Philox, %s (at most %d blocks of %d threads per SM of %s, limited by "
-               "%s)\n", g == MC_GENERATOR_COUNTER ? "counter" : "state API", most.blocks_per_sm,
-               MC_FUSED_THREADS, gpu, most.limiter);
-        int sweep[4], skipped = 0;
-        const int entries = mc_fused_sweep(most.blocks_per_sm, sweep, &skipped);
-        if (skipped)
-            printf("  %d of the sweep's 1, 2, 4 blocks per SM do not fit an SM of %s: skipped\n",
-                   skipped, gpu);
         for (int u = 0; u < MC_UNIFORM_COUNT; ++u) {
             for (int k = 0; k < entries; ++k) {
                 const double ms =
@@ -405,7 +404,7 @@ int bench(const options *o)
            (double)n / t.philox_gsps[MC_PHILOX_UNIFORM_SUM] * 1e-6, best_fused_ms,
            100.0 * best_gsps / t.ceiling_gsps,
            100.0 * best_gsps / t.philox_gsps[MC_PHILOX_UNIFORM_SUM]);
-    write_roofline(&t, o->outdir, n, best_fused_ms, mc_fused_plan((mc_generator)best_g, best_bps, n).blocks,
+    write_roofline(&t, o->outdir, n, best_fused_ms, mc_fused_plan(best_bps, n).blocks,
                    best_library_ms);
     return ok;
 }

@@ -116,10 +116,9 @@ static __device__ __forceinline__ double2 sample_stream_counter(const mc_round_k
     const unsigned s_lo = (unsigned)s, s_hi = (unsigned)(s >> 32);
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sq[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     const unsigned calls = len / 4;
-    /* Two calls per trip: their Philox chains are independent, so the scheduler can overlap
-     * one call's multiplies with the other's floating-point tail; two, not four, keep the kernel
-     * small enough for five blocks per SM (measured on an H200: the appendix, "Candidates"). */
-#pragma unroll 2
+    /* Four calls per trip: their Philox chains are independent, so the scheduler can overlap
+     * one call's multiplies with another's floating-point tail (measured: +5%, docs page). */
+#pragma unroll 4
     for (unsigned k = 0; k < calls; ++k) {
         const uint4 r = philox_with_round_keys(make_uint4(k, 0, s_lo, s_hi), keys);
         add_samples(to_uniform4(r, uniform), 4, integrand, a, width, sum, sq);
@@ -131,10 +130,10 @@ static __device__ __forceinline__ double2 sample_stream_counter(const mc_round_k
     return lanes_to_double(sum, sq);
 }
 
-/* The kernel body for one integrand, one uniform conversion and one generator, all
- * compile-time constants after inlining, so the hot loop carries no switch. Threads take streams
- * grid-stride. When stream_sums is not NULL (the self-test) each stream's pair is kept too: one
- * store per 1024 samples. keys: the counter generator's round keys (unused by the state API). */
+/* The kernel body for one integrand and one uniform conversion, both compile-time constants
+ * after inlining, so the hot loop carries no switch. Threads take streams grid-stride. When
+ * stream_sums is not NULL (the self-test) each stream's pair is kept too: one store per 1024
+ * samples. */
 static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_round_keys &keys,
                                                   mc_integrand integrand,
                                                   mc_uniform uniform, mc_generator generator,
@@ -164,66 +163,48 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_r
 }
 
 /* C has no templates: a switch over constants, with the body inlined into each case, gives one
- * specialised loop per (integrand, uniform) in each kernel (G: the kernel's generator). */
-#define FUSED_CASE(I, G)                                                                       \
+ * specialised loop per (integrand, uniform, generator). */
+#define FUSED_FOR_GENERATOR(I, U)                                                              \
+    if (generator == MC_GENERATOR_COUNTER)                                                     \
+        fused_body(p, keys, I, U, MC_GENERATOR_COUNTER, partials, stream_sums);                \
+    else                                                                                       \
+        fused_body(p, keys, I, U, MC_GENERATOR_STATE, partials, stream_sums);
+#define FUSED_CASE(I)                                                                          \
     case I:                                                                                    \
-        if (uniform == MC_UNIFORM_BITS)                                                        \
-            fused_body(p, keys, I, MC_UNIFORM_BITS, G, partials, stream_sums);                 \
-        else if (uniform == MC_UNIFORM_SHIFTED)                                                \
-            fused_body(p, keys, I, MC_UNIFORM_SHIFTED, G, partials, stream_sums);              \
-        else                                                                                   \
-            fused_body(p, keys, I, MC_UNIFORM_CURAND, G, partials, stream_sums);               \
+        if (uniform == MC_UNIFORM_BITS) {                                                      \
+            FUSED_FOR_GENERATOR(I, MC_UNIFORM_BITS)                                            \
+        } else if (uniform == MC_UNIFORM_SHIFTED) {                                            \
+            FUSED_FOR_GENERATOR(I, MC_UNIFORM_SHIFTED)                                         \
+        } else {                                                                               \
+            FUSED_FOR_GENERATOR(I, MC_UNIFORM_CURAND)                                          \
+        }                                                                                      \
         break;
 
-/* One kernel per generator. A kernel takes the registers of its hungriest path, so in one
- * kernel the counter loop would pay for the state API's: alone, it fits five blocks of 256 per
- * SM (the minimum below caps its registers at 51; it needs 48 on sm_90, nothing spilled), where
- * the two together got three. The state API's kernel keeps no minimum. */
-#define MC_COUNTER_MIN_BLOCKS 5
 __global__ void __launch_bounds__(MC_FUSED_THREADS)
-    fused_state_kernel(const mc_problem p, const __grid_constant__ mc_round_keys keys,
-                       mc_uniform uniform, double2 *partials, double2 *stream_sums)
+    fused_philox_kernel(const mc_problem p, const __grid_constant__ mc_round_keys keys,
+                        mc_uniform uniform, mc_generator generator,
+                        double2 *partials, double2 *stream_sums)
 {
     switch (p.integrand) {
-        FUSED_CASE(MC_INV, MC_GENERATOR_STATE)
-        FUSED_CASE(MC_SQUARE, MC_GENERATOR_STATE)
-        FUSED_CASE(MC_SIN, MC_GENERATOR_STATE)
-        FUSED_CASE(MC_CIRCLE, MC_GENERATOR_STATE)
-        FUSED_CASE(MC_ONE, MC_GENERATOR_STATE)
+        FUSED_CASE(MC_INV)
+        FUSED_CASE(MC_SQUARE)
+        FUSED_CASE(MC_SIN)
+        FUSED_CASE(MC_CIRCLE)
+        FUSED_CASE(MC_ONE)
     default: break;
     }
 }
 
-__global__ void __launch_bounds__(MC_FUSED_THREADS, MC_COUNTER_MIN_BLOCKS)
-    fused_counter_kernel(const mc_problem p, const __grid_constant__ mc_round_keys keys,
-                         mc_uniform uniform, double2 *partials, double2 *stream_sums)
+mc_launch mc_fused_plan(int blocks_per_sm, unsigned long long samples)
 {
-    switch (p.integrand) {
-        FUSED_CASE(MC_INV, MC_GENERATOR_COUNTER)
-        FUSED_CASE(MC_SQUARE, MC_GENERATOR_COUNTER)
-        FUSED_CASE(MC_SIN, MC_GENERATOR_COUNTER)
-        FUSED_CASE(MC_CIRCLE, MC_GENERATOR_COUNTER)
-        FUSED_CASE(MC_ONE, MC_GENERATOR_COUNTER)
-    default: break;
+    static tut_kernel_use use;
+    static int ready = 0;
+    if (!ready) {
+        use = tut_kernel_use_of((const void *)fused_philox_kernel, MC_FUSED_THREADS, 0);
+        ready = 1;
     }
-}
-
-static const void *fused_kernel(mc_generator generator)
-{
-    return generator == MC_GENERATOR_COUNTER ? (const void *)fused_counter_kernel
-                                             : (const void *)fused_state_kernel;
-}
-
-mc_launch mc_fused_plan(mc_generator generator, int blocks_per_sm, unsigned long long samples)
-{
-    static tut_kernel_use use[MC_GENERATOR_COUNT];
-    static int ready[MC_GENERATOR_COUNT];
-    if (!ready[generator]) {
-        use[generator] = tut_kernel_use_of(fused_kernel(generator), MC_FUSED_THREADS, 0);
-        ready[generator] = 1;
-    }
-    return mc_fused_launch(tut_current_device(), use[generator].regs_per_thread,
-                           use[generator].static_shared, blocks_per_sm, samples);
+    return mc_fused_launch(tut_current_device(), use.regs_per_thread, use.static_shared,
+                           blocks_per_sm, samples);
 }
 
 void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
@@ -232,7 +213,7 @@ void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
     job->p = *p;
     job->uniform = uniform;
     job->generator = generator;
-    const mc_launch plan = mc_fused_plan(generator, blocks_per_sm, p->samples);
+    const mc_launch plan = mc_fused_plan(blocks_per_sm, p->samples);
     if (plan.blocks < 1) {
         fprintf(stderr, "fused kernel: %s\n", plan.why);
         exit(1);
@@ -258,13 +239,9 @@ void mc_read_streams(const mc_fused_job *job, mc_pair *out)
 
 void mc_fused_run(mc_fused_job *job)
 {
-    const mc_round_keys keys = mc_round_keys_of(job->p.seed);
-    if (job->generator == MC_GENERATOR_COUNTER)
-        fused_counter_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, keys, job->uniform,
-                                                                job->partials, job->stream_sums);
-    else
-        fused_state_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, keys, job->uniform,
-                                                              job->partials, job->stream_sums);
+    fused_philox_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, mc_round_keys_of(job->p.seed),
+                                                            job->uniform, job->generator,
+                                                            job->partials, job->stream_sums);
     LAUNCH_CHECK();
     mc_reduce_partials(job->partials, job->blocks, job->result);
 }

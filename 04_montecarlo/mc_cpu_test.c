@@ -410,16 +410,14 @@ static int test_replay_power(void)
 typedef struct {
     const char *arch;
     int cc; /* 10 * major + minor of the oldest GPU that runs this code */
-    int fused_state, fused_counter, reduce_values, reduce_partials, states_setup, states_sample,
-        philox_only, philox_sum;
+    int fused, reduce_values, reduce_partials, states_setup, states_sample, philox_only,
+        philox_sum;
 } kernel_registers;
 
 static const kernel_registers compiled[] = {
-    {"sm_75", 75, 64, 56, 28, 24, 63, 26, 40, 42},
-    {"sm_80", 80, 64, 48, 26, 22, 31, 25, 30, 32},
-    {"sm_90", 90, 64, 48, 24, 21, 31, 25, 30, 32},
-    {"sm_100", 100, 64, 48, 24, 22, 31, 26, 30, 31},
-    {"sm_120", 120, 64, 48, 26, 22, 40, 26, 38, 35},
+    {"sm_75", 75, 74, 28, 24, 63, 26, 40, 42},  {"sm_80", 80, 75, 26, 22, 31, 25, 30, 32},
+    {"sm_90", 90, 69, 24, 21, 31, 25, 30, 32},  {"sm_100", 100, 64, 24, 22, 31, 26, 30, 31},
+    {"sm_120", 120, 64, 26, 22, 40, 26, 38, 35},
 };
 
 static const kernel_registers *native_build(const tut_device_info *dev)
@@ -441,35 +439,30 @@ static int expect(const char *gpu, const char *what, int condition)
     return condition;
 }
 
-/* The checks of one fused kernel (regs: its registers) on one GPU; *sweep_text gets its sweep. */
-static int check_fused(const tut_device_info *dev, const char *kernel, int regs,
-                       mc_launch *fused, char sweep_text[32])
+static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int print)
 {
-    char gpu[320];
-    snprintf(gpu, sizeof gpu, "%s, %s", dev->name, kernel);
+    const char *gpu = dev->name;
     int ok = 1;
     const unsigned long long n = 1ull << 32;
-    *fused = mc_fused_launch(dev, regs, BLOCK_SUM_SHARED, 0, n);
-    const int best = tut_test_most_blocks_per_sm(dev, MC_FUSED_THREADS, regs, BLOCK_SUM_SHARED);
-    ok &= expect(gpu, "fused: fits", best >= 1 && fused->blocks_per_sm >= 1);
-    ok &= expect(gpu, "fused: the most blocks per SM that fit", fused->blocks_per_sm == best);
-    ok &= expect(gpu, "fused: every SM", fused->blocks == (long long)best * dev->sm_count);
+    const mc_launch fused = mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, n);
+    const int best = tut_test_most_blocks_per_sm(dev, MC_FUSED_THREADS, k->fused, BLOCK_SUM_SHARED);
+    ok &= expect(gpu, "fused: fits", best >= 1 && fused.blocks_per_sm >= 1);
+    ok &= expect(gpu, "fused: the most blocks per SM that fit", fused.blocks_per_sm == best);
+    ok &= expect(gpu, "fused: every SM", fused.blocks == (long long)best * dev->sm_count);
     ok &= expect(gpu, "fused: more than fit asked, the most that fit",
-                 mc_fused_launch(dev, regs, BLOCK_SUM_SHARED, 64, n).blocks_per_sm == best);
+                 mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 64, n).blocks_per_sm == best);
     ok &= expect(gpu, "fused: 2 per SM asked, 2 given",
-                 mc_fused_launch(dev, regs, BLOCK_SUM_SHARED, 2, n).blocks ==
+                 mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 2, n).blocks ==
                      2ll * dev->sm_count);
     ok &= expect(gpu, "fused: 4096 samples, one block",
-                 mc_fused_launch(dev, regs, BLOCK_SUM_SHARED, 0, 4096).blocks == 1);
-    ok &= expect(gpu, "fused: at least 3 blocks of 256 per SM where 768 threads fit",
-                 dev->max_threads_per_sm < 768 || fused->blocks_per_sm >= 3);
+                 mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, 4096).blocks == 1);
     int sweep[4], skipped;
-    const int entries = mc_fused_sweep(fused->blocks_per_sm, sweep, &skipped);
-    sweep_text[0] = '\0';
+    const int entries = mc_fused_sweep(fused.blocks_per_sm, sweep, &skipped);
+    char sweep_text[32] = "";
     for (int e = 0; e < entries; ++e) {
         ok &= expect(gpu, "sweep entry fits", sweep[e] >= 1 && sweep[e] <= best);
         ok &= expect(gpu, "sweep ascending", e == 0 || sweep[e] > sweep[e - 1]);
-        snprintf(sweep_text + strlen(sweep_text), 32 - strlen(sweep_text), "%s%d",
+        snprintf(sweep_text + strlen(sweep_text), sizeof sweep_text - strlen(sweep_text), "%s%d",
                  e ? "," : "", sweep[e]);
     }
     ok &= expect(gpu, "sweep ends at the most that fit", sweep[entries - 1] == best);
@@ -483,17 +476,7 @@ static int check_fused(const tut_device_info *dev, const char *kernel, int regs,
         ok &= expect(gpu, "sweep: 1, 2 and 4 kept where they fit", kept == (candidates[c] <= best));
     }
     ok &= expect(gpu, "sweep: the others counted as skipped", skipped == too_many);
-    return ok;
-}
 
-static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int print)
-{
-    const char *gpu = dev->name;
-    const unsigned long long n = 1ull << 32;
-    mc_launch state, counter;
-    char state_sweep[32], counter_sweep[32];
-    int ok = check_fused(dev, "state API kernel", k->fused_state, &state, state_sweep);
-    ok &= check_fused(dev, "counter kernel", k->fused_counter, &counter, counter_sweep);
     const mc_launch reduce = mc_full_wave(dev, MC_REDUCE_THREADS, k->reduce_values,
                                           BLOCK_SUM_SHARED);
     ok &= expect(gpu, "reduce_values: one full wave",
@@ -515,25 +498,25 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
                      lo.blocks == (long long)tut_test_most_blocks_per_sm(dev, MC_CEILING_THREADS,
                                                                 k->philox_sum, 0) *
                                       dev->sm_count);
+    ok &= expect(gpu, "fused: at least 3 blocks of 256 per SM where 768 threads fit",
+                 dev->max_threads_per_sm < 768 ||
+                     mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, n).blocks_per_sm >= 3);
     /* The benchmark's memory: the largest chunk, and 2^24 states. */
     ok &= expect(gpu, "library chunk 2^28 fits",
                  mc_library_bytes(1ull << 28, n) + ((size_t)256 << 20) <= dev->total_bytes);
     ok &= expect(gpu, "2^24 states fit",
                  mc_states_bench_samples(dev->total_bytes, (size_t)256 << 20) == 1ull << 24);
     if (print)
-        printf("  %-8s %-6s | %d x %3d = %4lld (%-9s) | %-8s | %d x %3d = %4lld (%-9s) | %-8s "
-               "| %5lld | %4d | %5lld\n", gpu, k->arch, state.blocks_per_sm, dev->sm_count,
-               state.blocks, state.limiter, state_sweep, counter.blocks_per_sm, dev->sm_count,
-               counter.blocks, counter.limiter, counter_sweep, reduce.blocks, partials,
-               wide.blocks);
+        printf("  %-8s %-6s | %d x %3d = %4lld (%-9s) | %-8s | %5lld | %4d | %5lld\n", gpu, k->arch,
+           fused.blocks_per_sm, dev->sm_count, fused.blocks, fused.limiter, sweep_text,
+           reduce.blocks, partials, wide.blocks);
     return ok;
 }
 
 static int test_config(void)
 {
-    printf("  %-8s %-6s | %-27s | %-8s | %-27s | %-8s | %-6s | %-4s | %s\n", "GPU", "build",
-           "state API: per SM x SMs", "sweep", "counter: per SM x SMs", "sweep", "reduce", "sum",
-           "ceiling");
+    printf("  %-8s %-6s | %-27s | %-8s | %-6s | %-4s | %s\n", "GPU", "build",
+           "fused: per SM x SMs (2^32)", "sweep", "reduce", "sum", "ceiling");
     int ok = 1;
     for (int i = 0; i < tut_gpu_profile_count(); ++i) {
         const tut_device_info *dev = tut_gpu_profile_at(i);

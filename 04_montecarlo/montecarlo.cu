@@ -312,12 +312,12 @@ static void print_fused_plan(const options *o)
 {
     const tut_device_info *dev = tut_current_device();
     const char *gpu = dev->emulated[0] ? dev->emulated : "this GPU";
-    const mc_launch most = mc_fused_plan((mc_generator)o->generator, 0, 1ull << 40);
+    const mc_launch most = mc_fused_plan(0, 1ull << 40);
     if (o->blocks_per_sm > (unsigned long long)most.blocks_per_sm)
         printf("--blocks-per-sm %llu: at most %d blocks of %d threads fit an SM of %s (limited "
                "by %s): using %d\n", o->blocks_per_sm, most.blocks_per_sm, most.threads, gpu,
                most.limiter, most.blocks_per_sm);
-    const mc_launch plan = mc_fused_plan((mc_generator)o->generator, (int)o->blocks_per_sm, 1ull << 40);
+    const mc_launch plan = mc_fused_plan((int)o->blocks_per_sm, 1ull << 40);
     printf("fused kernel: %lld blocks of %d threads = %d per SM (limited by %s) x %d SMs of %s "
            "(fewer when there are fewer streams)\n",
            plan.blocks, plan.threads, plan.blocks_per_sm, plan.limiter, dev->sm_count, gpu);
