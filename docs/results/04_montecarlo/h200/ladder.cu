@@ -14,7 +14,8 @@
  *   convxor   Philox + the conversion, XORed (no float work)
  * and the full loop in other shapes. Build: nvcc -O3 -arch=native -o ladder ladder.cu ;
  * run: ./ladder [log2 samples] (every variant, CSV on stdout) or ./ladder <log2> <variant> (one
- * launch, for the profiler). Exit 0 if every checked estimate holds, 1 if not, 2 bad usage. */
+ * launch, for the profiler). Exit 0 if every checked estimate holds, 1 if not, 2 bad usage,
+ * 77 no GPU. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +254,7 @@ int main(int argc, char **argv)
         for (int c = 0; c < nc; ++c)
             if (!strcmp(cands[c].name, only)) {
                 cands[c].run(blocks[c], streams, &keys, 0.0f, 1.0f, partials);
+                CHECK(cudaGetLastError());
                 CHECK(cudaDeviceSynchronize());
                 return 0;
             }
@@ -315,6 +317,7 @@ int main(int argc, char **argv)
             pf[r] = 100.0 * ms[1][r] / ms[c][r];
             t[r] = ms[c][r];
         }
+        /* median() sorts in place: t[0] and t[ROUNDS - 1] are then the min and the max */
         const double med = median(t, ROUNDS), pmed = median(pct, ROUNDS);
         const double fmed = median(pf, ROUNDS);
         printf("%llu,%s,%d,%d,%d,%.4f,%.4f,%.4f,%.1f,%.2f,%.2f,%.2f,%.2f\n", samples,
