@@ -11,7 +11,8 @@
 # (chapter, mutant, label, the test that caught it, seconds of its tests).
 # A patch that does not apply fails its build (the CPU test <chapter>.mutant_declared.<name> says
 # so first). Each copy, <build dir>/mutant-builds/<name>-src, leaves out the tree's hidden and
-# build* folders. Each build configures its chapter, asks ctest which programs the label's tests run and builds
+# build* folders and any other folder holding a CMakeCache.txt (a build tree by another name).
+# Each build configures its chapter, asks ctest which programs the label's tests run and builds
 # those alone (with Ninja; the whole chapter otherwise). Builds run in parallel (two compile jobs
 # each); each mutant's tests start when its build ends, at most MUTANT_TEST_JOBS (default 4)
 # mutants' tests at once on the GPU. MUTANT_TEST_TIMEOUT (default 240): the limit, in seconds, of
@@ -44,15 +45,21 @@ for line in "${lines[@]}"; do
 done
 echo "Mutants: ${#names[@]}; each built with only its chapter, architectures: $archs"
 
-# copy_patched <name> <chapter> <dir>: the source tree, its hidden and build* folders, the build
-# folder given (whatever its name) and this run's own folder left out, with the mutant's patch
-# applied to <dir>/<chapter>.
+# copy_patched <name> <chapter> <dir>: the source tree, its hidden and build* folders, every
+# other build tree in it (a top-level folder holding a CMakeCache.txt: CLion's cmake-build-*,
+# out/, ...), the build folder given (whatever its name) and this run's own folder left out, with
+# the mutant's patch applied to <dir>/<chapter>. (Run through bash -c by xargs below: it finds
+# the build trees itself, as an array does not pass through the environment.)
 copy_patched() {
-    local name=$1 chapter=$2 dir=$3 patch="$src/$2/tests/mutants/$1.patch"
+    local name=$1 chapter=$2 dir=$3 patch="$src/$2/tests/mutants/$1.patch" d
     [[ -f $patch ]] || { echo "no patch $patch"; return 1; }
+    local build_trees=()
+    for d in "$src"/*/; do
+        [[ -f ${d}CMakeCache.txt ]] && build_trees+=(--exclude="./$(basename "$d")")
+    done
     rm -rf "$dir" && mkdir -p "$dir" || return 1
-    tar -C "$src" --exclude='./.*' --exclude='./build*' --exclude="./${work#"$src"/}" \
-        --exclude="./${bin#"$src"/}" -cf - . |
+    tar -C "$src" --exclude='./.*' --exclude='./build*' ${build_trees[@]+"${build_trees[@]}"} \
+        --exclude="./${work#"$src"/}" --exclude="./${bin#"$src"/}" -cf - . |
         tar -C "$dir" -xf - || return 1
     if command -v git >/dev/null 2>&1; then
         (cd "$dir/$chapter" && env -u GIT_DIR -u GIT_WORK_TREE GIT_CEILING_DIRECTORIES="$dir" \
