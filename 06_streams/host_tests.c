@@ -77,6 +77,12 @@ static void test_shapes(void)
            "more streams than chunks accepted");
     EXPECT(pipeline_shape_check(5, 7, 7, why, sizeof why) != 0 && strstr(why, "empty"),
            "more chunks than elements accepted");
+    /* each limit exactly: one chunk more than elements, one stream more than chunks */
+    EXPECT(pipeline_shape_check(5, 6, 1, why, sizeof why) != 0 && strstr(why, "empty"),
+           "6 chunks of 5 elements accepted");
+    EXPECT(pipeline_shape_check(100, 3, 4, why, sizeof why) != 0 && strstr(why, "more than"),
+           "4 streams for 3 chunks accepted");
+    EXPECT(pipeline_shape_check(5, 5, 1, why, sizeof why) == 0, "5 chunks of 5 elements refused");
     EXPECT(pipeline_shape_check(1000, 1000, STREAMS_MAX_STREAMS + 1, why, sizeof why) != 0,
            "too many streams accepted");
     EXPECT(pipeline_shape_check(1000, 10, 0, why, sizeof why) != 0, "0 streams accepted");

@@ -127,10 +127,11 @@ int main(void)
                                    {'n', 1}, {'v', 1}, {'e', 1}};
     ok &= check_counts("UTF-8 \"caf\\u00e9 na\\u00efve\"", "caf\xc3\xa9 na\xc3\xafve", utf8,
                        TUT_COUNT(utf8), 4);
-    /* Bytes 1 and 127 are the edges of the bins; the tail loop (n % 4) is used. */
+    /* Bytes 1 and 127 are the edges of the bins, 0x80 and 0xFF those of the rest; the tail loop
+     * (n % 4) is used. */
     const expected_count edges[] = {{1, 2}, {127, 1}, {'z', 2}};
-    ok &= check_counts("edge bytes 1, 127 and 0xFF", "\x01z\x7f\xff\x01z\xff", edges,
-                       TUT_COUNT(edges), 2);
+    ok &= check_counts("edge bytes 1, 127, 0x80 and 0xFF", "\x01z\x7f\xff\x01z\x80\xff", edges,
+                       TUT_COUNT(edges), 3);
     ok &= check_generator();
     ok &= check_file_round_trip();
     return tut_finish(ok);

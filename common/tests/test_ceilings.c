@@ -107,6 +107,12 @@ static void test_figures(void)
 static void test_csv_rows(void)
 {
     const char *dir = "ceilings_test_out"; /* in the test's working directory */
+    char path[256], line[512];
+    /* An earlier run's files must not stand in for files this run did not write. */
+    snprintf(path, sizeof path, "%s/ceilings.csv", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/roofline.csv", dir);
+    remove(path);
     tut_ceiling dram = {.kind = TUT_CEILING_DRAM_COPY, .value = 3000.0, .low = 2990.0,
                         .high = 3010.0};
     snprintf(dram.method, sizeof dram.method, "copy, 256 MiB");
@@ -119,7 +125,6 @@ static void test_csv_rows(void)
     tut_roofline_csv_row(csv, &p);
     tut_csv_close(csv);
 
-    char path[256], line[512];
     int rows = 0;
     snprintf(path, sizeof path, "%s/ceilings.csv", dir);
     FILE *f = fopen(path, "r");

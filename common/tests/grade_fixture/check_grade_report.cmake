@@ -10,6 +10,7 @@
 cmake_minimum_required(VERSION 3.22)
 set(here ${CMAKE_CURRENT_LIST_DIR})
 file(MAKE_DIRECTORY ${OUTDIR})
+file(REMOVE ${OUTDIR}/grades.csv ${OUTDIR}/grades.json) # an earlier run's files prove nothing
 execute_process(COMMAND ${CMAKE_COMMAND} -DMANIFEST=${here}/manifest.cmake -DJUNIT=${here}/junit.xml
                         -DCSV=${OUTDIR}/grades.csv -DJSON=${OUTDIR}/grades.json -DSEED=4242
                         -DBUILD_DIR=/fixture/build-exercises -P ${REPORT}
