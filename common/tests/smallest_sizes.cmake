@@ -3,8 +3,11 @@
 # exit 2 before it looks for a GPU. A value that is accepted and then judged wrong, or refused
 # late, or crashes, fails here. The tests of a row:
 #   sizes.<target>.<args>               GPU: the smallest accepted value (labels sizes, gpu)
-#   sizes.<target>.<args>.below         CPU: one below, exit 2 and a message that names the
-#                                       option (labels sizes, cpu)
+#   sizes.<target>.<args>.below         CPU: one below, exit 2 and the message the program
+#                                       prints for it (`messages`, or the common parser's
+#                                       "<option> must ... (got <value>)"); and, with no GPU
+#                                       visible, the smallest gets past the arguments (exit 77)
+#                                       (labels sizes, cpu; refused_below.cmake)
 #   sizes.<target>.<option>.not_a_number, .overflow
 #                                       CPU: 12abc and an overflowing value, exit 2
 #   sizes.every_option_walked           CPU: each program's usage (--help) against these rows
@@ -143,6 +146,46 @@ function(tutorial_smallest_sizes)
     "multi_gpu_p2p           | --bytes 1024              | --bytes 1020"
     "multi_gpu_p2p           | --bytes 1024 --min-gpus 1 | --min-gpus 0"
   )
+  # The refusals whose message is not the common parser's "<option> must ... (got <value>)"
+  # (common/options.c): "target arguments one below | what the message says", plain text. The
+  # plain programs and the basics print their usage line, which states each range; the others
+  # are checks of the program's own. A row refused with some other message fails its .below test.
+  set(messages
+    "plain_vecadd --n 0          | usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]"
+    "plain_vecadd --seed -1      | usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]"
+    "plain_heat1d --points 1     | usage: plain_heat1d [--points 2..10000000] [--steps 0..1000000]"
+    "plain_heat1d --steps -1     | usage: plain_heat1d [--points 2..10000000] [--steps 0..1000000]"
+    "plain_sessionize 0          | usage: plain_sessionize [n, 1 to 100000000]"
+    "plain_montecarlo 1          | usage: plain_montecarlo [samples, 2 to 10000000000]"
+    "plain_streams 0             | usage: plain_streams [n, 1 to 500000000]"
+    "plain_histogram -1          | usage: plain_histogram [n, 0 to 2000000000]"
+    "plain_multi_gpu 0           | usage: plain_multi_gpu [n]   (1 <= n <= 2^34, default 50000000)"
+    "coalescing --n 0            | usage: coalescing [--n N (1 to 2^30)] [--csv FILE]"
+    "unified_memory --n 0        | usage: unified_memory [--n 1..67108864 (256 MiB of floats)] [--reps 1..100]"
+    "unified_memory --reps 0     | usage: unified_memory [--n 1..67108864 (256 MiB of floats)] [--reps 1..100]"
+    "warp_shuffle --n 0          | usage: warp_shuffle [--n 1..100000000] [--seed S >= 0]"
+    "warp_shuffle --seed -1      | usage: warp_shuffle [--n 1..100000000] [--seed S >= 0]"
+    "heat1d --threads 1          | error: --threads 1 is not a multiple of 32 (a warp)"
+    "heat1d --k 0                | error: --k 0 is outside the stable range 0 < k <= 0.5"
+    "multi_heat1d --k 0          | error: --k 0 is outside the stable range 0 < k <= 0.5"
+    "montecarlo --b 1 --a 1      | the upper limit --b must be greater than the lower limit --a (1/x over [1, 1])"
+    "montecarlo --b -1e7         | the upper limit --b must be greater than the lower limit --a (1/x over [1, -1e+07])"
+    "matmul_demo --ld-extra 3    | --ld-extra must be a multiple of 4 (float4 rows must stay 16-byte aligned), got 3"
+    "matmul_ablations --ld-extra 3 | --ld-extra must be a multiple of 4 (float4 rows must stay 16-byte aligned), got 3"
+  )
+  set(message_keys)
+  set(message_texts)
+  set(messages_used)
+  foreach(entry IN LISTS messages)
+    string(REPLACE "|" ";" entry "${entry}")
+    list(GET entry 0 key)
+    list(GET entry 1 text)
+    string(STRIP "${key}" key)
+    string(STRIP "${text}" text)
+    string(REGEX REPLACE " +" " " key "${key}")
+    list(APPEND message_keys "${key}")
+    list(APPEND message_texts "${text}")
+  endforeach()
   # Options walked nowhere, each with its reason ("target --option: why").
   set(exempt
   )
@@ -223,7 +266,27 @@ function(tutorial_smallest_sizes)
       message(FATAL_ERROR "smallest_sizes: the row '${row}' refuses no option: its third field "
                           "ends with '--name value' (or is a program's one argument)")
     endif()
-    _sizes_refused(sizes.${target}.${below_tag}.below "${names}" ${target} ${below_args})
+    # The message the refusal must print: its entry in `messages`, or the common parser's.
+    list(JOIN below_args " " key)
+    list(GET below_args ${last} value)
+    list(FIND message_keys "${target} ${key}" at)
+    set(message "")
+    if(at GREATER -1)
+      list(GET message_texts ${at} message)
+      list(APPEND messages_used "${target} ${key}")
+    elseif(NOT option MATCHES "^--")
+      message(FATAL_ERROR "smallest_sizes: the row '${row}' refuses a program's one argument: "
+                          "give the message it prints in `messages`")
+    endif()
+    if(NOT TEST sizes.${target}.${below_tag}.below)
+      add_test(NAME sizes.${target}.${below_tag}.below
+               COMMAND ${CMAKE_COMMAND} "-DMESSAGE=${message}" "-DOPTION=${option}"
+                       "-DVALUE=${value}" "-DSMALLEST=${smallest}"
+                       -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/refused_below.cmake
+                       -- $<TARGET_FILE:${target}> ${below_args})
+      set_tests_properties(sizes.${target}.${below_tag}.below PROPERTIES LABELS "sizes;cpu"
+                           TIMEOUT 120)
+    endif()
     string(APPEND covered_lines "${target} ${option}\n")
     if("${target}.${option_tag}" IN_LIST bad_done)
       continue()
@@ -238,6 +301,14 @@ function(tutorial_smallest_sizes)
       list(APPEND bad_args ${bad_value})
       _sizes_refused(sizes.${target}.${option_tag}.${bad_name} "${names}" ${target} ${bad_args})
     endforeach()
+  endforeach()
+
+  # A `messages` entry no row uses is a typo (or a row since removed).
+  foreach(key IN LISTS message_keys)
+    string(REGEX MATCH "^[^ ]+" target "${key}")
+    if(TARGET ${target} AND NOT key IN_LIST messages_used)
+      message(FATAL_ERROR "smallest_sizes: no row refuses '${key}', the `messages` entry")
+    endif()
   endforeach()
 
   # Every program of the build, with what the rows walk and what they exempt.
