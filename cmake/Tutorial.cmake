@@ -459,6 +459,8 @@ endfunction()
 # on the GPU (a case whose check needs no other kernel between the grader's and the student's).
 function(_tutorial_grader_tests name target cases cpu_cases tools sanitize_cases speed
                                 prediction_file labels serial_cases)
+  _tutorial_time_limits_defer()
+  set(tests)
   foreach(case IN LISTS cases)
     set(sanitize)
     if(case IN_LIST sanitize_cases)
@@ -475,18 +477,67 @@ function(_tutorial_grader_tests name target cases cpu_cases tools sanitize_cases
       tutorial_test(NAME ${name}.${case} COMMAND ${target} --case ${case} GPU
                     LABELS ${labels} TIMEOUT 120 SANITIZE ${sanitize} ${serial})
     endif()
+    list(APPEND tests ${name}.${case})
     foreach(tool IN LISTS sanitize)
       set_property(TEST ${name}.${case}.${tool} APPEND PROPERTY LABELS ${labels})
+      list(APPEND tests ${name}.${case}.${tool})
     endforeach()
   endforeach()
   if(speed)
     tutorial_test(NAME ${name}.speed COMMAND ${target} --speed GPU SERIAL LABELS ${labels}
                   TIMEOUT 300)
+    list(APPEND tests ${name}.speed)
   endif()
   if(prediction_file)
     tutorial_test(NAME ${name}.prediction COMMAND ${target} --prediction ${prediction_file} GPU
                   SERIAL LABELS ${labels} TIMEOUT 300)
+    list(APPEND tests ${name}.prediction)
   endif()
+  # A generated mutant's timeout must stay ctest's "Timeout": its runner grades such a mutant
+  # again, alone on the GPU (cmake/run_generated_mutants.sh, phase R).
+  if(NOT "generated" IN_LIST labels)
+    set_property(DIRECTORY APPEND PROPERTY _TUTORIAL_TIME_LIMITED_TESTS ${tests})
+  endif()
+endfunction()
+
+# A kernel that never finishes would hang its grader until ctest's TIMEOUT, and ctest would say
+# only "Timeout": each grader test gets TUT_CASE_TIME_LIMIT (common/exercise.h), after which the
+# grader stops with a diagnosis, TIMEOUT - max(TIMEOUT / 10, 5) seconds (120 -> 108, 300 -> 270,
+# 600 -> 540; none for a TIMEOUT of 5 s or less). Set at the end of the folder, from the final
+# TIMEOUT: whether the chapter, TUTORIAL_TEST_TIMEOUT_CAP or the corpus (cmake/Mistakes.cmake,
+# deferred before this) set it. The check: classroom.case_time_limits.
+function(_tutorial_time_limits_defer)
+  get_property(done DIRECTORY PROPERTY _TUTORIAL_TIME_LIMITS_DEFERRED)
+  if(NOT done)
+    set_property(DIRECTORY PROPERTY _TUTORIAL_TIME_LIMITS_DEFERRED ON)
+    cmake_language(DEFER CALL _tutorial_time_limits)
+  endif()
+endfunction()
+
+function(_tutorial_time_limits)
+  get_property(tests DIRECTORY PROPERTY _TUTORIAL_TIME_LIMITED_TESTS)
+  foreach(test IN LISTS tests)
+    get_test_property(${test} TIMEOUT timeout)
+    if(NOT timeout MATCHES "^([0-9]+)(\\.[0-9]*)?$")
+      continue() # none, or not a number of seconds: ctest's default, no watchdog
+    endif()
+    set(timeout ${CMAKE_MATCH_1})
+    math(EXPR margin "${timeout} / 10")
+    if(margin LESS 5)
+      set(margin 5)
+    endif()
+    math(EXPR limit "${timeout} - ${margin}")
+    get_test_property(${test} ENVIRONMENT environment)
+    if(environment STREQUAL "NOTFOUND")
+      set(environment)
+    endif()
+    # The corpus copies the real test's ENVIRONMENT: its own TIMEOUT decides, not the copy's.
+    list(FILTER environment EXCLUDE REGEX "^TUT_CASE_TIME_LIMIT=")
+    if(limit GREATER 0)
+      list(APPEND environment TUT_CASE_TIME_LIMIT=${limit})
+    endif()
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT "${environment}")
+  endforeach()
 endfunction()
 
 # One exercise's line of a manifest that the grade report reads (cmake/GradeReport.cmake).

@@ -1,4 +1,4 @@
-/* getpid() is POSIX, not C11. */
+/* getpid(), alarm() and sigaction() are POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "exercise.h"
@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +128,8 @@ size_t tut_boundary_empty_parts(size_t n, size_t parts)
     return parts - used;
 }
 
+static void watchdog_compose(const char *boundary, size_t n); /* the watchdog names it too */
+
 /* The boundary running now, for the verdict line of a program that stops inside it. */
 static const char *boundary_running = NULL;
 static size_t boundary_running_n = 0;
@@ -146,11 +150,13 @@ void tut_grader_boundary_begin(const char *name, size_t n)
         registered = atexit(boundary_stopped) == 0;
     boundary_running = name;
     boundary_running_n = n;
+    watchdog_compose(name, n);
 }
 
 int tut_grader_boundary_verdict(const char *name, size_t n, int ok)
 {
     boundary_running = NULL;
+    watchdog_compose(NULL, 0);
     if (ok)
         printf("boundary %s (n = %zu): ok\n", name, n);
     else
@@ -281,6 +287,82 @@ int tut_exercise_prediction_ok(double predicted, double measured, double toleran
            fabs(predicted - measured) <= tolerance * fabs(measured);
 }
 
+/* ---------------------------------------------------------------- the watchdog */
+
+/* A kernel that never finishes (a __syncthreads() that some threads skip) hangs its case until
+ * ctest kills the test, and ctest says only "Timeout". With TUT_CASE_TIME_LIMIT set (the tests
+ * set it a little below their TIMEOUT), SIGALRM ends the run first and says why. A signal
+ * handler may call only async-signal-safe functions (write, _exit: no printf), so the message
+ * is built beforehand; it is rebuilt as boundaries begin and end, into the buffer the handler
+ * is not reading, which then becomes the current one. */
+static char watchdog_where[128];          /* "ex02.2, case primes"; empty: not armed */
+static unsigned watchdog_seconds;
+static char watchdog_text[2][1024];
+static size_t watchdog_length[2];
+static volatile sig_atomic_t watchdog_current;
+
+static void watchdog_compose(const char *boundary, size_t n)
+{
+    if (watchdog_where[0] == '\0')
+        return;
+    const int next = !watchdog_current;
+    char in[128] = "";
+    if (boundary)
+        snprintf(in, sizeof in, ", boundary %s (n = %zu)", boundary, n);
+    const int length = snprintf(
+        watchdog_text[next], sizeof watchdog_text[next],
+        "%s%s: no result after %u s; the GPU is most likely stuck in a kernel that never "
+        "finishes.\n"
+        "  The usual causes: a __syncthreads() that some threads of the block never reach (inside\n"
+        "  an if, or after an early return), or a loop whose end condition never holds.\n"
+        "  (The grader stops at " TUT_CASE_TIME_LIMIT_ENV ", a little before ctest's own limit.)\n",
+        watchdog_where, in, watchdog_seconds);
+    watchdog_length[next] = length < (int)sizeof watchdog_text[next]
+                                ? (size_t)length : sizeof watchdog_text[next] - 1;
+    atomic_signal_fence(memory_order_seq_cst); /* the text is whole before the handler sees it */
+    watchdog_current = next;
+}
+
+static void watchdog_fired(int signal_number)
+{
+    (void)signal_number;
+    const int current = watchdog_current;
+    const ssize_t written = write(STDERR_FILENO, watchdog_text[current], watchdog_length[current]);
+    (void)written;
+    _exit(1); /* a wrong result */
+}
+
+/* 1 with *seconds set, 0 if the text is not a whole number of seconds from 1 to a day. */
+static int parse_time_limit(const char *text, unsigned *seconds)
+{
+    unsigned long value = 0;
+    if (*text == '\0')
+        return 0;
+    for (const char *p = text; *p; ++p) {
+        if (!isdigit((unsigned char)*p) || value > 86400)
+            return 0;
+        value = value * 10 + (unsigned long)(*p - '0');
+    }
+    if (value < 1 || value > 86400)
+        return 0;
+    *seconds = (unsigned)value;
+    return 1;
+}
+
+/* From now on, the run stops with the message after `seconds` (what: "case primes"). */
+static void watchdog_arm(const tut_exercise *ex, const char *what, unsigned seconds)
+{
+    snprintf(watchdog_where, sizeof watchdog_where, "%s, %s", ex->id, what);
+    watchdog_seconds = seconds;
+    watchdog_compose(NULL, 0);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = watchdog_fired;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, NULL);
+    alarm(seconds);
+}
+
 /* ---------------------------------------------------------------- the command line */
 
 static uint64_t fresh_seed(void)
@@ -394,9 +476,29 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
     }
     if (!given)
         seed = fresh_seed();
+    unsigned time_limit = 0;
+    const char *limit_text = getenv(TUT_CASE_TIME_LIMIT_ENV);
+    if (limit_text && *limit_text && !parse_time_limit(limit_text, &time_limit)) {
+        fprintf(stderr, "%s: " TUT_CASE_TIME_LIMIT_ENV "='%s' is not a whole number of seconds "
+                "from 1 to 86400\n", program, limit_text);
+        return 2;
+    }
+    /* Line by line: what a case printed before it hung is not left in the buffer when the
+     * watchdog ends the run (_exit does not flush). */
+    if (time_limit)
+        setvbuf(stdout, NULL, _IOLBF, 0);
     printf("seed %llu (rerun: --seed %llu%s)\n", seed, seed, no_gpu ? " --no-gpu" : "");
     printf("%s: %s\n", ex->id, ex->title);
     fflush(stdout);
+
+    if (time_limit) {
+        char what[96];
+        if (chosen)
+            snprintf(what, sizeof what, "case %s", chosen->name);
+        else
+            snprintf(what, sizeof what, "%s", speed ? "speed test" : "prediction");
+        watchdog_arm(ex, what, time_limit);
+    }
 
     tut_grader g;
     g.seed = seed;
@@ -407,6 +509,7 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
         g.dev = NULL;
         printf("case %s (on the CPU)\n", chosen->name);
         const int ok = chosen->run(&g);
+        alarm(0);
         printf("%s\n", ok ? "PASS" : "FAIL");
         return ok ? 0 : 1;
     }
@@ -429,6 +532,7 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
         ok = run_prediction(&g, ex, prediction);
     }
     CUDA_CHECK(cudaDeviceSynchronize());
+    alarm(0);
     printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

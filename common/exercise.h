@@ -25,6 +25,10 @@
  *                         sets it: one seed per run), else a new one each run. Printed first as
  *                         "seed S (rerun: --seed S)".
  *   --list                the cases, one a line
+ * Env TUT_CASE_TIME_LIMIT=<seconds> (tutorial_exercise's tests set it a little below their
+ * TIMEOUT): a run that has no result by then (a kernel that never finishes) prints what usually
+ * causes that, naming the exercise, the case and the boundary running, and exits 1; not a whole
+ * number from 1 to 86400: exit 2.
  * A case returns 1 (pass) or 0 (wrong: it has printed index, found, expected, e.g. through
  * compare.h's checks). Outputs are poisoned before each run (tut_grader_poison) so that an
  * element nobody writes is caught, and NaN never passes. */
@@ -46,6 +50,8 @@ extern "C" {
 
 /* The environment variable that fixes the seed of every grader (as --seed does for one). */
 #define TUT_EXERCISE_SEED_ENV "TUT_EXERCISE_SEED"
+/* The environment variable that stops a run that has no result after that many seconds. */
+#define TUT_CASE_TIME_LIMIT_ENV "TUT_CASE_TIME_LIMIT"
 
 typedef struct {
     uint64_t seed;               /* printed; rerun with --seed */

@@ -1,12 +1,15 @@
 /* CPU tests of the graders' helpers (common/exercise.h): sizes drawn from a seed, the prediction
- * file's parser, the prediction's tolerance, the speed verdict. */
+ * file's parser, the prediction's tolerance, the speed verdict, the watchdog of a case that
+ * never finishes (TUT_CASE_TIME_LIMIT). */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exercise.h"
@@ -176,12 +179,109 @@ static void test_tolerance(void)
     EXPECT(!tut_grader_speed_verdict("k", 50.0, "c", 0.0, "GB/s", 0.6));
 }
 
+/* A case that takes 3 s, inside its second boundary, as a kernel that never finishes would hang. */
+static int slow_case(tut_grader *g)
+{
+    (void)g;
+    tut_grader_boundary_begin("smallest 1", 1);
+    tut_grader_boundary_verdict("smallest 1", 1, 1);
+    tut_grader_boundary_begin("block*1+1", 257);
+    printf("launched\n"); /* not flushed: the watchdog's _exit must not lose it */
+    struct timespec left = {.tv_sec = 3, .tv_nsec = 0};
+    while (nanosleep(&left, &left) != 0 && errno == EINTR)
+        continue; /* 3 s, whatever signal interrupts the sleep */
+    return tut_grader_boundary_verdict("block*1+1", 257, 1);
+}
+
+/* Runs a made-up grader (ex99.1, --case slow --no-gpu) in a child process with
+ * TUT_CASE_TIME_LIMIT=limit (NULL: unset); returns its exit code (-1: ended by a signal), with
+ * its output (stdout and stderr) in out and the seconds it ran in *seconds. */
+static int run_slow_case(const char *limit, char *out, size_t len, double *seconds)
+{
+    static const tut_grader_case cases[] = {{.name = "slow", .run = slow_case, .cpu = 1}};
+    int fds[2];
+    out[0] = '\0';
+    if (pipe(fds) != 0)
+        return -2;
+    fflush(stdout);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        if (limit)
+            setenv(TUT_CASE_TIME_LIMIT_ENV, limit, 1);
+        else
+            unsetenv(TUT_CASE_TIME_LIMIT_ENV);
+        const tut_exercise ex = {.id = "ex99.1", .title = "a case that takes 3 s",
+                                 .cases = cases, .case_count = TUT_COUNT(cases)};
+        char *argv[] = {"grade_ex99_1", "--case", "slow", "--no-gpu", "--seed", "1", NULL};
+        exit(tut_exercise_main(6, argv, &ex));
+    }
+    close(fds[1]);
+    size_t used = 0;
+    ssize_t got;
+    while (used + 1 < len && (got = read(fds[0], out + used, len - 1 - used)) > 0)
+        used += (size_t)got;
+    out[used] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    *seconds = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_watchdog(void)
+{
+    char out[4096];
+    double seconds = 0.0;
+    /* The limit passes: exit 1 (a wrong result) after about 1 s, the diagnosis naming the
+     * exercise, the case and the boundary running, and the lines printed before it. */
+    EXPECT(run_slow_case("1", out, sizeof out, &seconds) == 1);
+    EXPECT(seconds > 0.9 && seconds < 2.0);
+    EXPECT(strstr(out, "ex99.1, case slow, boundary block*1+1 (n = 257): no result after 1 s") !=
+           NULL);
+    EXPECT(strstr(out, "a kernel that never finishes") != NULL &&
+           strstr(out, "__syncthreads()") != NULL);
+    EXPECT(strstr(out, "case slow (on the CPU)\nboundary smallest 1 (n = 1): ok\nlaunched\n") !=
+           NULL);
+    EXPECT(strstr(out, "PASS") == NULL);
+    printf("limit 1 s: exit after %.2f s, the grader said:\n%s", seconds, out);
+    /* A value that is not a whole number of seconds from 1 to a day: exit 2 before the case. */
+    static const char *const malformed[] = {"abc", "0", "-5", "1.5", "12abc", " 5", "86401",
+                                            "99999999999999999999"};
+    for (size_t i = 0; i < TUT_COUNT(malformed); ++i) {
+        char expected[128];
+        snprintf(expected, sizeof expected, "TUT_CASE_TIME_LIMIT='%s' is not a whole number",
+                 malformed[i]);
+        EXPECT(run_slow_case(malformed[i], out, sizeof out, &seconds) == 2);
+        EXPECT(strstr(out, expected) != NULL && strstr(out, "case slow") == NULL);
+    }
+}
+
+static void test_watchdog_unset(void)
+{
+    char out[4096];
+    double seconds = 0.0;
+    /* No limit: the case takes its 3 s and passes. */
+    EXPECT(run_slow_case(NULL, out, sizeof out, &seconds) == 0);
+    EXPECT(seconds > 2.9 && strstr(out, "PASS") != NULL && strstr(out, "no result") == NULL);
+    /* A limit it keeps within: the same. */
+    EXPECT(run_slow_case("30", out, sizeof out, &seconds) == 0);
+    EXPECT(seconds > 2.9 && strstr(out, "PASS") != NULL && strstr(out, "no result") == NULL);
+}
+
 int main(int argc, char **argv)
 {
     static const tut_test_group groups[] = {
         {"sizes", test_sizes}, {"boundaries", test_boundaries},
         {"boundary_verdicts", test_boundary_verdicts},
         {"prediction_file", test_prediction_file},
-        {"tolerance", test_tolerance}};
+        {"tolerance", test_tolerance}, {"watchdog", test_watchdog},
+        {"watchdog_unset", test_watchdog_unset}};
     return tut_run_test_groups(argc, argv, groups, TUT_COUNT(groups));
 }
