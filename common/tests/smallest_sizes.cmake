@@ -4,19 +4,23 @@
 # late, or crashes, fails here. The tests of a row:
 #   sizes.<target>.<args>               GPU: the smallest accepted value (labels sizes, gpu)
 #   sizes.<target>.<args>.below         CPU: one below, exit 2 and the message the program
-#                                       prints for it (`messages`, or the common parser's
-#                                       "<option> must ... (got <value>)"); and, with no GPU
-#                                       visible, the smallest gets past the arguments (exit 77)
-#                                       (labels sizes, cpu; refused_below.cmake)
+#                                       prints for it (`messages`, `usage_lines`, or the common
+#                                       parser's "<option> must ... (got <value>)"); and, with no
+#                                       GPU visible, the smallest gets past the arguments (exit 77)
 #   sizes.<target>.<option>.not_a_number, .overflow
-#                                       CPU: 12abc and an overflowing value, exit 2
+#                                       CPU: 12abc, and a value too large to hold, exit 2 and the
+#                                       message the program prints for it (`messages`,
+#                                       `usage_lines`, or the common parser's "<option> expects
+#                                       ... (got '<value>')")
+#                                       (the CPU tests: labels sizes, cpu; refused.cmake)
 #   sizes.every_option_walked           CPU: each program's usage (--help) against these rows
 # A row is "target | arguments at the smallest | arguments one below [| overflowing value]". The
 # second may be empty for an option that is not a size (its refusals are checked, no GPU run);
 # the third may be empty (nothing below can be written: an extra point of the walk). The option
 # a row refuses is the last one of its third field (a program's only argument when it takes no
 # options); its not-a-number and overflow tests replace that value (overflow: 20 nines unless the
-# row gives another). A row whose target this build lacks (a chapter left out) adds nothing.
+# row gives another: a real number's, 1e999, since 20 nines is only 1e20 to it). A row whose
+# target this build lacks (a chapter left out) adds nothing.
 #
 # Every executable of the build is a program of the walk except those `not_programs_regex` names;
 # sizes.every_option_walked fails when a program's usage lists a numeric option that no row
@@ -63,7 +67,7 @@ function(tutorial_smallest_sizes)
     "heat1d                  | --points 2 --reps 1 --bench --bench-points 2 --bench-steps 1 | --bench-points 1"
     "heat1d                  | --points 2 --reps 1 --bench --bench-points 2 --bench-steps 1 | --bench-steps 0"
     # --k is a ratio, not a size: only its refusals (0 < k <= 0.5) run here.
-    "heat1d                  |                           | --k 0"
+    "heat1d                  |                           | --k 0 | 1e999"
     "multi_heat1d            | --points 2 --reps 0       | --points 1"
     "multi_heat1d            | --points 2 --reps 0       | --reps -1"
     "multi_heat1d            | --points 2 --steps 0 --reps 0 | --steps -1"
@@ -73,7 +77,7 @@ function(tutorial_smallest_sizes)
     "multi_heat1d            | --points 2 --reps 0 --threads 1 | --threads -1"
     "multi_heat1d            | --points 2 --reps 0 --bench --bench-points 1024 --bench-steps 0 | --bench-points 1023"
     "multi_heat1d            | --points 2 --reps 0 --bench --bench-points 1024 --bench-steps 0 | --bench-steps -1"
-    "multi_heat1d            |                           | --k 0"
+    "multi_heat1d            |                           | --k 0 | 1e999"
     "sessionize              | --n 1                     | --n 0"
     "sessionize              | --n 1 --timeout 0         | --timeout -1"
     "sessionize              | --n 1 --seed 0            | --seed -1"
@@ -87,8 +91,8 @@ function(tutorial_smallest_sizes)
     "montecarlo              | --samples 3 --variant library --chunk 4 |"
     "montecarlo              | --samples 5 --variant library --chunk 4 |"
     # --a and --b are the limits of the integral, not sizes: only their refusals run here.
-    "montecarlo              |                           | --b 1 --a 1"
-    "montecarlo              |                           | --b -1e7"
+    "montecarlo              |                           | --b 1 --a 1 | 1e999"
+    "montecarlo              |                           | --b -1e7 | 1e999"
     "matmul_demo             | --m 1 --k 1 --n 1         | --m 0"
     "matmul_demo             | --m 1 --k 1 --n 1         | --k 0"
     "matmul_demo             | --m 1 --k 1 --n 1         | --n 0"
@@ -146,25 +150,25 @@ function(tutorial_smallest_sizes)
     "multi_gpu_p2p           | --bytes 1024              | --bytes 1020"
     "multi_gpu_p2p           | --bytes 1024 --min-gpus 1 | --min-gpus 0"
   )
-  # The refusals whose message is not the common parser's "<option> must ... (got <value>)"
-  # (common/options.c): "target arguments one below | what the message says", plain text. The
-  # plain programs and the basics print their usage line, which states each range; the others
-  # are checks of the program's own. A row refused with some other message fails its .below test.
+  # The plain programs and the basics read their own arguments and refuse every bad value (one
+  # below, not a number, too large) with their usage line, which states each range:
+  # "target | usage line", plain text.
+  set(usage_lines
+    "plain_vecadd     | usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]"
+    "plain_heat1d     | usage: plain_heat1d [--points 2..10000000] [--steps 0..1000000]"
+    "plain_sessionize | usage: plain_sessionize [n, 1 to 100000000]"
+    "plain_montecarlo | usage: plain_montecarlo [samples, 2 to 10000000000]"
+    "plain_streams    | usage: plain_streams [n, 1 to 500000000]"
+    "plain_histogram  | usage: plain_histogram [n, 0 to 2000000000]"
+    "plain_multi_gpu  | usage: plain_multi_gpu [n]   (1 <= n <= 2^34, default 50000000)"
+    "coalescing       | usage: coalescing [--n N (1 to 2^30)] [--csv FILE]"
+    "unified_memory   | usage: unified_memory [--n 1..67108864 (256 MiB of floats)] [--reps 1..100]"
+    "warp_shuffle     | usage: warp_shuffle [--n 1..100000000] [--seed S >= 0]"
+  )
+  # The other refusals that are not the common parser's (common/options.c): the programs' own
+  # checks, and streams_copy_probe's own parser. "target arguments refused | what the message
+  # says", plain text.
   set(messages
-    "plain_vecadd --n 0          | usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]"
-    "plain_vecadd --seed -1      | usage: plain_vecadd [--n 1..100000000] [--seed S >= 0]"
-    "plain_heat1d --points 1     | usage: plain_heat1d [--points 2..10000000] [--steps 0..1000000]"
-    "plain_heat1d --steps -1     | usage: plain_heat1d [--points 2..10000000] [--steps 0..1000000]"
-    "plain_sessionize 0          | usage: plain_sessionize [n, 1 to 100000000]"
-    "plain_montecarlo 1          | usage: plain_montecarlo [samples, 2 to 10000000000]"
-    "plain_streams 0             | usage: plain_streams [n, 1 to 500000000]"
-    "plain_histogram -1          | usage: plain_histogram [n, 0 to 2000000000]"
-    "plain_multi_gpu 0           | usage: plain_multi_gpu [n]   (1 <= n <= 2^34, default 50000000)"
-    "coalescing --n 0            | usage: coalescing [--n N (1 to 2^30)] [--csv FILE]"
-    "unified_memory --n 0        | usage: unified_memory [--n 1..67108864 (256 MiB of floats)] [--reps 1..100]"
-    "unified_memory --reps 0     | usage: unified_memory [--n 1..67108864 (256 MiB of floats)] [--reps 1..100]"
-    "warp_shuffle --n 0          | usage: warp_shuffle [--n 1..100000000] [--seed S >= 0]"
-    "warp_shuffle --seed -1      | usage: warp_shuffle [--n 1..100000000] [--seed S >= 0]"
     "heat1d --threads 1          | error: --threads 1 is not a multiple of 32 (a warp)"
     "heat1d --k 0                | error: --k 0 is outside the stable range 0 < k <= 0.5"
     "multi_heat1d --k 0          | error: --k 0 is outside the stable range 0 < k <= 0.5"
@@ -172,20 +176,16 @@ function(tutorial_smallest_sizes)
     "montecarlo --b -1e7         | the upper limit --b must be greater than the lower limit --a (1/x over [1, -1e+07])"
     "matmul_demo --ld-extra 3    | --ld-extra must be a multiple of 4 (float4 rows must stay 16-byte aligned), got 3"
     "matmul_ablations --ld-extra 3 | --ld-extra must be a multiple of 4 (float4 rows must stay 16-byte aligned), got 3"
+    "streams_copy_probe --n 12abc | --n must be a whole number between 2 and 1000000000 (got '12abc')"
+    "streams_copy_probe --n 99999999999999999999 | --n must be a whole number between 2 and 1000000000 (got '99999999999999999999')"
+    "streams_copy_probe --chunks 12abc | --chunks must be a whole number between 2 and 64 (got '12abc')"
+    "streams_copy_probe --chunks 99999999999999999999 | --chunks must be a whole number between 2 and 64 (got '99999999999999999999')"
+    "streams_copy_probe --rounds 12abc | --rounds must be a whole number between 1 and 1000 (got '12abc')"
+    "streams_copy_probe --rounds 99999999999999999999 | --rounds must be a whole number between 1 and 1000 (got '99999999999999999999')"
   )
-  set(message_keys)
-  set(message_texts)
-  set(messages_used)
-  foreach(entry IN LISTS messages)
-    string(REPLACE "|" ";" entry "${entry}")
-    list(GET entry 0 key)
-    list(GET entry 1 text)
-    string(STRIP "${key}" key)
-    string(STRIP "${text}" text)
-    string(REGEX REPLACE " +" " " key "${key}")
-    list(APPEND message_keys "${key}")
-    list(APPEND message_texts "${text}")
-  endforeach()
+  _sizes_table(usage_targets usage_texts "${usage_lines}")
+  _sizes_table(message_keys message_texts "${messages}")
+  set(tables_used)
   # Options walked nowhere, each with its reason ("target --option: why").
   set(exempt
   )
@@ -245,7 +245,7 @@ function(tutorial_smallest_sizes)
     endif()
     separate_arguments(below_args UNIX_COMMAND "${below}")
     _sizes_tag(below_tag "${below}")
-    # The option this row refuses (its message must name it), and its malformed values.
+    # The option this row refuses (a program's one argument when it takes no options).
     list(LENGTH below_args count)
     math(EXPR last "${count} - 1")
     list(GET below_args 0 first)
@@ -257,57 +257,74 @@ function(tutorial_smallest_sizes)
     if(option MATCHES "^--")
       string(REGEX REPLACE "^--" "" option_tag "${option}")
       string(REPLACE "-" "_" option_tag "${option_tag}")
-      set(names "${option}")
     elseif(count EQUAL 1 AND NOT first MATCHES "^--")
       set(option "(argument)")
       set(option_tag "argument")
-      set(names "usage: ${target}")
     else()
       message(FATAL_ERROR "smallest_sizes: the row '${row}' refuses no option: its third field "
                           "ends with '--name value' (or is a program's one argument)")
     endif()
-    # The message the refusal must print: its entry in `messages`, or the common parser's.
-    list(JOIN below_args " " key)
-    list(GET below_args ${last} value)
-    list(FIND message_keys "${target} ${key}" at)
-    set(message "")
-    if(at GREATER -1)
-      list(GET message_texts ${at} message)
-      list(APPEND messages_used "${target} ${key}")
-    elseif(NOT option MATCHES "^--")
-      message(FATAL_ERROR "smallest_sizes: the row '${row}' refuses a program's one argument: "
-                          "give the message it prints in `messages`")
-    endif()
-    if(NOT TEST sizes.${target}.${below_tag}.below)
-      add_test(NAME sizes.${target}.${below_tag}.below
-               COMMAND ${CMAKE_COMMAND} "-DMESSAGE=${message}" "-DOPTION=${option}"
-                       "-DVALUE=${value}" "-DSMALLEST=${smallest}"
-                       -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/refused_below.cmake
-                       -- $<TARGET_FILE:${target}> ${below_args})
-      set_tests_properties(sizes.${target}.${below_tag}.below PROPERTIES LABELS "sizes;cpu"
-                           TIMEOUT 120)
-    endif()
     string(APPEND covered_lines "${target} ${option}\n")
-    if("${target}.${option_tag}" IN_LIST bad_done)
-      continue()
+    # The row's refusals: one below; and, the first time the option is refused, 12abc and the
+    # overflowing value in its place.
+    list(GET below_args ${last} value)
+    set(refusals "below|${value}")
+    if(NOT "${target}.${option_tag}" IN_LIST bad_done)
+      list(APPEND bad_done "${target}.${option_tag}")
+      list(APPEND refusals "not_a_number|12abc" "overflow|${overflow}")
     endif()
-    list(APPEND bad_done "${target}.${option_tag}")
-    foreach(bad not_a_number:12abc overflow:${overflow})
-      string(REPLACE ":" ";" bad "${bad}")
-      list(GET bad 0 bad_name)
-      list(GET bad 1 bad_value)
-      set(bad_args ${below_args})
-      list(REMOVE_AT bad_args ${last})
-      list(APPEND bad_args ${bad_value})
-      _sizes_refused(sizes.${target}.${option_tag}.${bad_name} "${names}" ${target} ${bad_args})
+    foreach(refusal IN LISTS refusals)
+      string(REPLACE "|" ";" refusal "${refusal}")
+      list(GET refusal 0 kind)
+      list(GET refusal 1 value)
+      set(args ${below_args})
+      list(REMOVE_AT args ${last})
+      list(APPEND args ${value})
+      # The cause names the common parser's refusal: "<option> must ... (got <value>)" for one
+      # below, "<option> expects ... (got '<value>')" for a value it cannot read.
+      if(kind STREQUAL "below")
+        set(name sizes.${target}.${below_tag}.below)
+        set(cause below)
+        set(accepted "${smallest}")
+      else()
+        set(name sizes.${target}.${option_tag}.${kind})
+        set(cause unreadable)
+        set(accepted "")
+      endif()
+      # The message the refusal must print: its entry in `messages`, the program's usage line,
+      # or else the common parser's.
+      list(JOIN args " " key)
+      list(FIND message_keys "${target} ${key}" at)
+      list(FIND usage_targets "${target}" usage_at)
+      set(message "")
+      if(at GREATER -1)
+        list(GET message_texts ${at} message)
+        list(APPEND tables_used "${target} ${key}")
+      elseif(usage_at GREATER -1)
+        list(GET usage_texts ${usage_at} message)
+        list(APPEND tables_used "${target}")
+      elseif(NOT option MATCHES "^--")
+        message(FATAL_ERROR "smallest_sizes: the row '${row}' refuses a program's one argument: "
+                            "give its usage line in `usage_lines`")
+      endif()
+      if(NOT TEST ${name})
+        add_test(NAME ${name}
+                 COMMAND ${CMAKE_COMMAND} "-DMESSAGE=${message}" "-DOPTION=${option}"
+                         "-DVALUE=${value}" -DCAUSE=${cause} "-DSMALLEST=${accepted}"
+                         -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/refused.cmake
+                         -- $<TARGET_FILE:${target}> ${args})
+        set_tests_properties(${name} PROPERTIES LABELS "sizes;cpu" TIMEOUT 120)
+      endif()
     endforeach()
   endforeach()
 
-  # A `messages` entry no row uses is a typo (or a row since removed).
-  foreach(key IN LISTS message_keys)
+  # An entry of `messages` or `usage_lines` that no refusal uses is a typo (or a row since
+  # removed).
+  foreach(key IN LISTS message_keys usage_targets)
     string(REGEX MATCH "^[^ ]+" target "${key}")
-    if(TARGET ${target} AND NOT key IN_LIST messages_used)
-      message(FATAL_ERROR "smallest_sizes: no row refuses '${key}', the `messages` entry")
+    if(TARGET ${target} AND NOT key IN_LIST tables_used)
+      message(FATAL_ERROR "smallest_sizes: no row refuses '${key}', an entry of `messages` or "
+                          "`usage_lines`")
     endif()
   endforeach()
 
@@ -338,16 +355,22 @@ function(_sizes_tag out text)
   set(${out} ${text} PARENT_SCOPE)
 endfunction()
 
-# A CPU test: the target with these arguments exits 2 (before it looks for a GPU), and its
-# message matches `names` (the option it refuses, or the usage line).
-function(_sizes_refused name names target)
-  if(TEST ${name})
-    return()
-  endif()
-  add_test(NAME ${name}
-           COMMAND ${CMAKE_COMMAND} -DEXPECT_EXIT=2 "-DEXPECT_OUTPUT=${names}" -DSKIP_OK=OFF
-                   -P ${TUTORIAL_CMAKE_DIR}/ExpectExit.cmake -- $<TARGET_FILE:${target}> ${ARGN})
-  set_tests_properties(${name} PROPERTIES LABELS "sizes;cpu" TIMEOUT 60)
+# A table's "key | text" entries as two lists, the keys' runs of spaces made one.
+function(_sizes_table keys_out texts_out entries)
+  set(keys)
+  set(texts)
+  foreach(entry IN LISTS entries)
+    string(REPLACE "|" ";" entry "${entry}")
+    list(GET entry 0 key)
+    list(GET entry 1 text)
+    string(STRIP "${key}" key)
+    string(STRIP "${text}" text)
+    string(REGEX REPLACE " +" " " key "${key}")
+    list(APPEND keys "${key}")
+    list(APPEND texts "${text}")
+  endforeach()
+  set(${keys_out} "${keys}" PARENT_SCOPE)
+  set(${texts_out} "${texts}" PARENT_SCOPE)
 endfunction()
 
 # The executables of a folder and the folders below it.
