@@ -19,19 +19,30 @@ enum {
     REGS_FLOAT4 = 24,      /* vecadd_f32x4_kernel: 22, 24 */
 };
 
-/* The rules, as the CUDA occupancy calculator applies them (cuda_occupancy.h):
+/* The rules, as the CUDA occupancy calculator applies them (cuda_occupancy.h,
+ * cudaOccMaxBlocksPerSMRegsLimit):
  *   an SM holds at most `threads per SM` threads and `blocks per SM` blocks;
- *   registers go to whole warps, in chunks of 256; each of an SM's 4 sub-partitions has a
- *   quarter of its 65536 registers (16384) and holds the warps that fit in it;
- *   a block fits only if all its warps' registers fit in the 65536 a block may have.
+ *   registers go to whole warps, in chunks of 256 (regs/thread x 32, rounded up); each of an
+ *   SM's 4 sub-partitions has a quarter of its 65536 registers (16384) and holds the whole warps
+ *   that fit in it, so an SM holds 4 x that many warps;
+ *   a block fits only if its warps' registers fit in the 65536 a block may have (checked for
+ *   the warps rounded up to a multiple of 4), and a thread has at most 255 registers.
  * Every GPU of the table has 65536 registers per SM, so the register limit is the same on all:
- *   regs/thread  regs/warp  warps per sub-partition  warps per SM  threads per SM
- *   12, 14       512        32                       128           8192: never the limit
- *   24           768        21                       84            2688: never the limit
- *   64           2048       8                        32            1024
- *   128          4096       4                        16            512 (and a block of 1024
- *                                                                  needs 131072: it does not fit)
- *   255          8192       2                        8             256
+ *   regs/thread  regs/warp        warps per sub-partition  warps per SM  threads per SM
+ *   12, 14       384, 448 -> 512  16384 / 512 = 32         128           8192: never the limit
+ *   24           768              16384 / 768 = 21.3: 21   84            2688: never the limit
+ *   36           1152 -> 1280     16384 / 1280 = 12.8: 12  48            1536
+ *   64           2048             16384 / 2048 = 8         32            1024
+ *   80           2560             16384 / 2560 = 6.4: 6    24            768
+ *   128          4096             16384 / 4096 = 4         16            512
+ *   255          8160 -> 8192     16384 / 8192 = 2         8             256
+ * A block of more warps than an SM holds does not fit: 1024 threads of 128 registers (131072
+ * registers), 800 threads (25 warps) of 80.
+ * 36 and 80 registers are where the rounding shows: registers counted per thread (no chunks)
+ * would give 36 registers 14 warps per sub-partition (56 per SM), and warps counted over the
+ * whole SM instead of per sub-partition would give 80 registers 65536 / 2560 = 25 warps.
+ * On the table's GPUs the 65536 registers a block may have never decide: a block within one SM's
+ * 4 x 16384 is within them. The last check uses a GPU whose blocks may have fewer.
  * The kernels use no shared memory, so the shared-memory limits (a T4's 64 KiB...) play no part. */
 
 /* A choice: threads per block, and blocks resident per SM. */
@@ -78,14 +89,37 @@ static const expected_gpu expected[] = {
 };
 
 /* Kernels heavy in registers: the register limit decides, the same on every GPU of the table
- * (on a T4 too: its 1024 threads per SM are no fewer than 64 registers allow). */
+ * unless the SM holds fewer threads than the registers allow (36 registers: 1536 threads by
+ * registers, more than a T4's 1024). The chooser keeps the block (up to 1024 for forall, 256 for
+ * the streaming kernels) that keeps the most threads resident, the larger of equals. */
+enum sm_size { SM_1024, SM_1536, SM_2048 }; /* threads per SM */
 static const struct {
     int regs;
-    choice forall, wave;
+    choice forall[3], wave[3]; /* by enum sm_size */
 } heavy[] = {
-    {.regs = 64,  .forall = {1024, 1}, .wave = {256, 4}}, /* 32 warps: 1 x 1024 or 4 x 256 */
-    {.regs = 128, .forall = {512, 1},  .wave = {256, 2}}, /* 16 warps: 1024 does not fit */
-    {.regs = 255, .forall = {256, 1},  .wave = {256, 1}}, /* 8 warps: one block of 256 */
+    /* 48 warps per SM by registers. 2048 and 1536 threads: 24 warps x 2 and 8 x 6 use all 48
+     * (32 warps x 1 only 32); a T4 holds 32 warps: 1 x 1024, 4 x 256. Chunks of 1 register
+     * would give 56 warps: 28 x 2 (896 threads) and 8 x 7 on a 2048-thread SM. */
+    {.regs = 36,
+     .forall = {[SM_1024] = {1024, 1}, [SM_1536] = {768, 2}, [SM_2048] = {768, 2}},
+     .wave = {[SM_1024] = {256, 4}, [SM_1536] = {256, 6}, [SM_2048] = {256, 6}}},
+    /* 32 warps: 1 x 1024 or 4 x 256 */
+    {.regs = 64,
+     .forall = {[SM_1024] = {1024, 1}, [SM_1536] = {1024, 1}, [SM_2048] = {1024, 1}},
+     .wave = {[SM_1024] = {256, 4}, [SM_1536] = {256, 4}, [SM_2048] = {256, 4}}},
+    /* 24 warps: one block of 24 (768 threads), or 3 x 8; 25 warps (800 threads) do not fit the
+     * 6 per sub-partition. Warps counted over the whole SM (25) would give 800 x 1 and 160 x 5. */
+    {.regs = 80,
+     .forall = {[SM_1024] = {768, 1}, [SM_1536] = {768, 1}, [SM_2048] = {768, 1}},
+     .wave = {[SM_1024] = {256, 3}, [SM_1536] = {256, 3}, [SM_2048] = {256, 3}}},
+    /* 16 warps: 1 x 512 (1024 does not fit), 2 x 256 */
+    {.regs = 128,
+     .forall = {[SM_1024] = {512, 1}, [SM_1536] = {512, 1}, [SM_2048] = {512, 1}},
+     .wave = {[SM_1024] = {256, 2}, [SM_1536] = {256, 2}, [SM_2048] = {256, 2}}},
+    /* 8 warps: one block of 256 */
+    {.regs = 255,
+     .forall = {[SM_1024] = {256, 1}, [SM_1536] = {256, 1}, [SM_2048] = {256, 1}},
+     .wave = {[SM_1024] = {256, 1}, [SM_1536] = {256, 1}, [SM_2048] = {256, 1}}},
 };
 /* clang-format on */
 
@@ -120,6 +154,17 @@ static const expected_gpu *expected_for(const char *name)
         if (strcmp(expected[i].gpu, name) == 0)
             return &expected[i];
     return NULL;
+}
+
+/* The heavy table's column for an SM of this many threads; -1 for a size it has none of. */
+static int sm_size_of(int threads_per_sm)
+{
+    switch (threads_per_sm) {
+    case 1024: return SM_1024;
+    case 1536: return SM_1536;
+    case 2048: return SM_2048;
+    default: return -1;
+    }
 }
 
 static void check_gpu(const tut_device_info *dev, const expected_gpu *want)
@@ -166,15 +211,17 @@ static void check_gpu(const tut_device_info *dev, const expected_gpu *want)
     EXPECT(one_per_thread_config(dev, regs(REGS_F32), largest).blocks <= 0x7fffffffu, gpu);
 
     /* 5. Kernels heavy in registers: the register limit decides. */
-    for (size_t h = 0; h < TUT_COUNT(heavy); ++h) {
+    const int column = sm_size_of(want->threads_per_sm);
+    EXPECT(column >= 0, gpu);
+    for (size_t h = 0; column >= 0 && h < TUT_COUNT(heavy); ++h) {
         char what[64];
         const launch_config f = forall_config(dev, regs(heavy[h].regs), 100000);
         const launch_config w = one_wave_config(dev, regs(heavy[h].regs), wave_n);
         snprintf(what, sizeof what, "forall, %d registers", heavy[h].regs);
-        expect_choice(gpu, what, f, heavy[h].forall);
+        expect_choice(gpu, what, f, heavy[h].forall[column]);
         snprintf(what, sizeof what, "one wave, %d registers", heavy[h].regs);
-        expect_choice(gpu, what, w, heavy[h].wave);
-        EXPECT(w.blocks == (size_t)want->sms * (size_t)heavy[h].wave.per_sm, gpu);
+        expect_choice(gpu, what, w, heavy[h].wave[column]);
+        EXPECT(w.blocks == (size_t)want->sms * (size_t)heavy[h].wave[column].per_sm, gpu);
     }
 
     const launch_config wave = one_wave_config(dev, regs(REGS_FLOAT4), wave_n);
@@ -199,6 +246,25 @@ static void check_emulation(const tut_device_info *profile, const expected_gpu *
     EXPECT(c.blocks == (size_t)want->wave_blocks, profile->name);
 }
 
+/* The registers a block may have: a limit of its own (cudaDevAttrMaxRegistersPerBlock), which on
+ * the table's GPUs never decides (see the rules above). Here an H100 whose blocks may have only
+ * 32768 of the SM's 65536 registers, and a 64-register kernel (2048 per warp):
+ *   a block: 32768 / 2048 = 16 warps at most (512 threads; 16 is a multiple of 4, so the
+ *   hardware's rounding to 4 warps changes nothing); the SM: 32 warps, as in the heavy table.
+ *   forall: 1024 threads (32 warps) no longer fits; 512 x 2 and 256 x 4 keep all 32 warps, the
+ *   larger block wins: 512 x 2. Were the block allowed 65536, 1024 x 1 would win instead.
+ *   one wave: 8 warps x 4 = 32 warps, as before: 256 x 4. */
+static void check_block_register_limit(void)
+{
+    tut_device_info dev = *tut_gpu_profile("H100");
+    dev.regs_per_block = 32768;
+    const char *gpu = "H100 with 32768 registers per block";
+    const choice forall = {512, 2}, wave = {256, 4};
+    expect_choice(gpu, "forall, 64 registers", forall_config(&dev, regs(64), 100000), forall);
+    expect_choice(gpu, "one wave, 64 registers", one_wave_config(&dev, regs(64), (size_t)1 << 28),
+                  wave);
+}
+
 int main(void)
 {
     printf("vecadd's launch configurations (registers per thread: f64 %d, float4 %d)\n",
@@ -217,5 +283,6 @@ int main(void)
         check_gpu(dev, want);
         check_emulation(dev, want);
     }
+    check_block_register_limit();
     return tut_finish(failures == 0);
 }
