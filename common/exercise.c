@@ -1,4 +1,4 @@
-/* getpid(), alarm() and sigaction() are POSIX, not C11. */
+/* getpid(), alarm(), sigaction() and the threads' signal masks are POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "exercise.h"
@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -294,12 +295,19 @@ int tut_exercise_prediction_ok(double predicted, double measured, double toleran
  * set it a little below their TIMEOUT), SIGALRM ends the run first and says why. A signal
  * handler may call only async-signal-safe functions (write, _exit: no printf), so the message
  * is built beforehand; it is rebuilt as boundaries begin and end, into the buffer the handler
- * is not reading, which then becomes the current one. */
+ * is not reading, which then becomes the current one.
+ * SIGALRM goes to any one thread that does not block it, and CUDA starts threads of its own.
+ * The message must be written on the case's thread, the one that builds it (a compiler fence
+ * orders the two only there): tut_exercise_main blocks SIGALRM before any CUDA call, so that the
+ * driver's threads start with it blocked, and unblocks it on the case's thread once the GPU is
+ * selected; a thread that takes it all the same (one started before main, as compute-sanitizer
+ * starts, or started later) passes it on to the case's thread. */
 static char watchdog_where[128];          /* "ex02.2, case primes"; empty: not armed */
 static unsigned watchdog_seconds;
 static char watchdog_text[2][1024];
 static size_t watchdog_length[2];
 static volatile sig_atomic_t watchdog_current;
+static pthread_t case_thread;
 
 static void watchdog_compose(const char *boundary, size_t n)
 {
@@ -311,11 +319,12 @@ static void watchdog_compose(const char *boundary, size_t n)
         snprintf(in, sizeof in, ", boundary %s (n = %zu)", boundary, n);
     const int length = snprintf(
         watchdog_text[next], sizeof watchdog_text[next],
-        "%s%s: no result after %u s; the GPU is most likely stuck in a kernel that never "
-        "finishes.\n"
-        "  The usual causes: a __syncthreads() that some threads of the block never reach (inside\n"
-        "  an if, or after an early return), or a loop whose end condition never holds.\n"
-        "  (The grader stops at " TUT_CASE_TIME_LIMIT_ENV ", a little before ctest's own limit.)\n",
+        "%s%s: no result after %u s: a kernel that never finishes, or a run far slower than "
+        "expected on this GPU.\n"
+        "  A kernel never finishes most often through a __syncthreads() that some threads of the\n"
+        "  block never reach (inside an if or after an early return), or a loop whose end never\n"
+        "  comes. (The grader stops at " TUT_CASE_TIME_LIMIT_ENV
+        ", a little before ctest's limit.)\n",
         watchdog_where, in, watchdog_seconds);
     watchdog_length[next] = length < (int)sizeof watchdog_text[next]
                                 ? (size_t)length : sizeof watchdog_text[next] - 1;
@@ -325,11 +334,23 @@ static void watchdog_compose(const char *boundary, size_t n)
 
 static void watchdog_fired(int signal_number)
 {
-    (void)signal_number;
+    if (!pthread_equal(pthread_self(), case_thread)) {
+        pthread_kill(case_thread, signal_number); /* both async-signal-safe, as write is */
+        return;
+    }
     const int current = watchdog_current;
     const ssize_t written = write(STDERR_FILENO, watchdog_text[current], watchdog_length[current]);
     (void)written;
     _exit(1); /* a wrong result */
+}
+
+/* SIGALRM blocked (1) or not (0) on the calling thread, and on the threads it starts from now. */
+static void watchdog_block(int block)
+{
+    sigset_t alarm_only;
+    sigemptyset(&alarm_only);
+    sigaddset(&alarm_only, SIGALRM);
+    pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &alarm_only, NULL);
 }
 
 /* 1 with *seconds set, 0 if the text is not a whole number of seconds from 1 to a day. */
@@ -349,7 +370,8 @@ static int parse_time_limit(const char *text, unsigned *seconds)
     return 1;
 }
 
-/* From now on, the run stops with the message after `seconds` (what: "case primes"). */
+/* The run stops with the message after `seconds` (what: "case primes"), once the case's thread
+ * unblocks SIGALRM: a signal due before then waits for it. */
 static void watchdog_arm(const tut_exercise *ex, const char *what, unsigned seconds)
 {
     snprintf(watchdog_where, sizeof watchdog_where, "%s, %s", ex->id, what);
@@ -408,6 +430,9 @@ static int run_prediction(tut_grader *g, const tut_exercise *ex, const char *pat
 
 int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
 {
+    /* Before any CUDA call starts a thread: the watchdog's signal is for this one (above). */
+    case_thread = pthread_self();
+    watchdog_block(1);
     const char *program = argv[0];
     const char *case_name = NULL, *prediction = NULL, *seed_text = NULL;
     int speed = 0, list = 0, no_gpu = 0;
@@ -496,7 +521,7 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
         if (chosen)
             snprintf(what, sizeof what, "case %s", chosen->name);
         else
-            snprintf(what, sizeof what, "%s", speed ? "speed test" : "prediction");
+            snprintf(what, sizeof what, "timing for the %s", speed ? "speed test" : "prediction");
         watchdog_arm(ex, what, time_limit);
     }
 
@@ -507,6 +532,7 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
         /* A CPU case (tutorial_exercise's CPU_CASES): arithmetic on the GPUs of the table, no
          * CUDA call, so it is graded on a machine without a GPU too. */
         g.dev = NULL;
+        watchdog_block(0);
         printf("case %s (on the CPU)\n", chosen->name);
         const int ok = chosen->run(&g);
         alarm(0);
@@ -515,6 +541,7 @@ int tut_exercise_main(int argc, char **argv, const tut_exercise *ex)
     }
     tut_select_device(ex->needs); /* exits 77 without a suitable GPU */
     g.dev = tut_current_device();
+    watchdog_block(0); /* the driver's threads, started by now, keep it blocked */
 
     int ok;
     if (chosen) {

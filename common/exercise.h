@@ -26,9 +26,9 @@
  *                         "seed S (rerun: --seed S)".
  *   --list                the cases, one a line
  * Env TUT_CASE_TIME_LIMIT=<seconds> (tutorial_exercise's tests set it a little below their
- * TIMEOUT): a run that has no result by then (a kernel that never finishes) prints what usually
- * causes that, naming the exercise, the case and the boundary running, and exits 1; not a whole
- * number from 1 to 86400: exit 2.
+ * TIMEOUT): a run that has no result by then prints the likely causes (a kernel that never
+ * finishes, or a run far slower than expected), naming the exercise, the case (or the timing)
+ * and the boundary running, and exits 1; not a whole number from 1 to 86400: exit 2.
  * A case returns 1 (pass) or 0 (wrong: it has printed index, found, expected, e.g. through
  * compare.h's checks). Outputs are poisoned before each run (tut_grader_poison) so that an
  * element nobody writes is caught, and NaN never passes. */

@@ -4,7 +4,10 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +182,15 @@ static void test_tolerance(void)
     EXPECT(!tut_grader_speed_verdict("k", 50.0, "c", 0.0, "GB/s", 0.6));
 }
 
-/* A case that takes 3 s, inside its second boundary, as a kernel that never finishes would hang. */
+/* 3 s, whatever signal interrupts the sleep: as long as a kernel that never finishes, here. */
+static void sleep_3_s(void)
+{
+    struct timespec left = {.tv_sec = 3, .tv_nsec = 0};
+    while (nanosleep(&left, &left) != 0 && errno == EINTR)
+        continue;
+}
+
+/* A case that takes 3 s, inside its second boundary. */
 static int slow_case(tut_grader *g)
 {
     (void)g;
@@ -187,18 +198,68 @@ static int slow_case(tut_grader *g)
     tut_grader_boundary_verdict("smallest 1", 1, 1);
     tut_grader_boundary_begin("block*1+1", 257);
     printf("launched\n"); /* not flushed: the watchdog's _exit must not lose it */
-    struct timespec left = {.tv_sec = 3, .tv_nsec = 0};
-    while (nanosleep(&left, &left) != 0 && errno == EINTR)
-        continue; /* 3 s, whatever signal interrupts the sleep */
+    sleep_3_s();
     return tut_grader_boundary_verdict("block*1+1", 257, 1);
 }
 
-/* Runs a made-up grader (ex99.1, --case slow --no-gpu) in a child process with
- * TUT_CASE_TIME_LIMIT=limit (NULL: unset); returns its exit code (-1: ended by a signal), with
- * its output (stdout and stderr) in out and the seconds it ran in *seconds. */
-static int run_slow_case(const char *limit, char *out, size_t len, double *seconds)
+/* A case that takes 3 s after its boundary, outside any: the watchdog must not name it. */
+static int slow_after_boundary_case(tut_grader *g)
 {
-    static const tut_grader_case cases[] = {{.name = "slow", .run = slow_case, .cpu = 1}};
+    (void)g;
+    tut_grader_boundary_begin("smallest 1", 1);
+    tut_grader_boundary_verdict("smallest 1", 1, 1);
+    sleep_3_s();
+    return 1;
+}
+
+/* An odd number, of different lengths, so that each of the watchdog's two buffers is rewritten
+ * with every message in turn. */
+static const char *const boundary_names[] = {"a", "a longer one", "a name longer again",
+                                             "a boundary whose name is longer",
+                                             "a boundary whose name is the longest of all"};
+
+static void *raise_alarm_soon(void *unused)
+{
+    (void)unused;
+    struct timespec wait = {.tv_sec = 0, .tv_nsec = 20 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+    raise(SIGALRM); /* on this thread: the process's SIGALRM may go to any thread (CUDA's) */
+    return NULL;
+}
+
+/* A case whose SIGALRM comes to another thread while the case's thread rebuilds the message,
+ * boundary after boundary. Its output is full first (the test reads it late), so that whichever
+ * thread writes the message waits for room while the other goes on. */
+static int alarm_elsewhere_case(tut_grader *g)
+{
+    (void)g;
+    char dots[1024];
+    memset(dots, '.', sizeof dots);
+    const int flags = fcntl(STDERR_FILENO, F_GETFL);
+    fcntl(STDERR_FILENO, F_SETFL, flags | O_NONBLOCK);
+    for (size_t chunk = sizeof dots; chunk > 0; chunk /= 2)
+        while (write(STDERR_FILENO, dots, chunk) == (ssize_t)chunk)
+            continue;
+    fcntl(STDERR_FILENO, F_SETFL, flags);
+    pthread_t other;
+    if (pthread_create(&other, NULL, raise_alarm_soon, NULL) != 0)
+        return 0;
+    for (;;)
+        for (size_t i = 0; i < TUT_COUNT(boundary_names); ++i)
+            tut_grader_boundary_begin(boundary_names[i], i);
+}
+
+/* Runs a made-up grader (ex99.1, --case <name> --no-gpu) in a child process with
+ * TUT_CASE_TIME_LIMIT=limit (NULL: unset); returns its exit code (-1: ended by a signal), with
+ * its output (stdout and stderr, read from read_after_ms on) in out and the seconds it ran in
+ * *seconds. */
+static int run_case(const char *name, const char *limit, long read_after_ms, char *out,
+                    size_t len, double *seconds)
+{
+    static const tut_grader_case cases[] = {
+        {.name = "slow", .run = slow_case, .cpu = 1},
+        {.name = "after", .run = slow_after_boundary_case, .cpu = 1},
+        {.name = "elsewhere", .run = alarm_elsewhere_case, .cpu = 1}};
     int fds[2];
     out[0] = '\0';
     if (pipe(fds) != 0)
@@ -216,12 +277,15 @@ static int run_slow_case(const char *limit, char *out, size_t len, double *secon
             setenv(TUT_CASE_TIME_LIMIT_ENV, limit, 1);
         else
             unsetenv(TUT_CASE_TIME_LIMIT_ENV);
-        const tut_exercise ex = {.id = "ex99.1", .title = "a case that takes 3 s",
+        const tut_exercise ex = {.id = "ex99.1", .title = "cases that take 3 s",
                                  .cases = cases, .case_count = TUT_COUNT(cases)};
-        char *argv[] = {"grade_ex99_1", "--case", "slow", "--no-gpu", "--seed", "1", NULL};
+        char *argv[] = {"grade_ex99_1", "--case", (char *)name, "--no-gpu", "--seed", "1", NULL};
         exit(tut_exercise_main(6, argv, &ex));
     }
     close(fds[1]);
+    struct timespec wait = {.tv_sec = read_after_ms / 1000,
+                            .tv_nsec = read_after_ms % 1000 * 1000 * 1000};
+    nanosleep(&wait, NULL);
     size_t used = 0;
     ssize_t got;
     while (used + 1 < len && (got = read(fds[0], out + used, len - 1 - used)) > 0)
@@ -235,22 +299,53 @@ static int run_slow_case(const char *limit, char *out, size_t len, double *secon
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* What the diagnosis says after "no result after N s" (common/exercise.c, watchdog_compose). */
+#define WATCHDOG_CAUSES                                                                         \
+    " s: a kernel that never finishes, or a run far slower than expected on this GPU.\n"        \
+    "  A kernel never finishes most often through a __syncthreads() that some threads of the\n" \
+    "  block never reach (inside an if or after an early return), or a loop whose end never\n"  \
+    "  comes. (The grader stops at TUT_CASE_TIME_LIMIT, a little before ctest's limit.)\n"
+
 static void test_watchdog(void)
 {
     char out[4096];
     double seconds = 0.0;
     /* The limit passes: exit 1 (a wrong result) after about 1 s, the diagnosis naming the
      * exercise, the case and the boundary running, and the lines printed before it. */
-    EXPECT(run_slow_case("1", out, sizeof out, &seconds) == 1);
+    EXPECT(run_case("slow", "1", 0, out, sizeof out, &seconds) == 1);
     EXPECT(seconds > 0.9 && seconds < 2.0);
-    EXPECT(strstr(out, "ex99.1, case slow, boundary block*1+1 (n = 257): no result after 1 s") !=
-           NULL);
-    EXPECT(strstr(out, "a kernel that never finishes") != NULL &&
-           strstr(out, "__syncthreads()") != NULL);
+    EXPECT(strstr(out, "ex99.1, case slow, boundary block*1+1 (n = 257): no result after 1"
+                       WATCHDOG_CAUSES) != NULL);
     EXPECT(strstr(out, "case slow (on the CPU)\nboundary smallest 1 (n = 1): ok\nlaunched\n") !=
            NULL);
     EXPECT(strstr(out, "PASS") == NULL);
     printf("limit 1 s: exit after %.2f s, the grader said:\n%s", seconds, out);
+    /* Stopped after its boundary's verdict: the diagnosis names no boundary. */
+    EXPECT(run_case("after", "1", 0, out, sizeof out, &seconds) == 1);
+    EXPECT(strstr(out, "ex99.1, case after: no result after 1" WATCHDOG_CAUSES) != NULL);
+    EXPECT(strstr(out, "boundary smallest 1 (n = 1): no result") == NULL);
+    /* SIGALRM on another thread while the case's rebuilds the message: the message is whole,
+     * written on the case's thread (written on the other, it would be rewritten as it goes). */
+    static char full[1 << 20];
+    int whole = 0;
+    const int runs = 12;
+    for (int i = 0; i < runs; ++i) {
+        const int code = run_case("elsewhere", "30", 100, full, sizeof full, &seconds);
+        const char *message = strstr(full, "ex99.1, case elsewhere, ");
+        int ok = 0;
+        for (size_t b = 0; b < TUT_COUNT(boundary_names) && code == 1 && message; ++b) {
+            char expected[512];
+            snprintf(expected, sizeof expected, "ex99.1, case elsewhere, boundary %s (n = %zu): "
+                     "no result after 30" WATCHDOG_CAUSES, boundary_names[b], b);
+            ok |= strcmp(message, expected) == 0;
+        }
+        whole += ok;
+        if (!ok && whole == i)
+            printf("SIGALRM on another thread: exit %d, the grader said: %s\n", code,
+                   message ? message : "(no diagnosis)");
+    }
+    printf("SIGALRM on another thread: %d of %d messages whole\n", whole, runs);
+    EXPECT(whole == runs);
     /* A value that is not a whole number of seconds from 1 to a day: exit 2 before the case. */
     static const char *const malformed[] = {"abc", "0", "-5", "1.5", "12abc", " 5", "86401",
                                             "99999999999999999999"};
@@ -258,7 +353,7 @@ static void test_watchdog(void)
         char expected[128];
         snprintf(expected, sizeof expected, "TUT_CASE_TIME_LIMIT='%s' is not a whole number",
                  malformed[i]);
-        EXPECT(run_slow_case(malformed[i], out, sizeof out, &seconds) == 2);
+        EXPECT(run_case("slow", malformed[i], 0, out, sizeof out, &seconds) == 2);
         EXPECT(strstr(out, expected) != NULL && strstr(out, "case slow") == NULL);
     }
 }
@@ -268,10 +363,10 @@ static void test_watchdog_unset(void)
     char out[4096];
     double seconds = 0.0;
     /* No limit: the case takes its 3 s and passes. */
-    EXPECT(run_slow_case(NULL, out, sizeof out, &seconds) == 0);
+    EXPECT(run_case("slow", NULL, 0, out, sizeof out, &seconds) == 0);
     EXPECT(seconds > 2.9 && strstr(out, "PASS") != NULL && strstr(out, "no result") == NULL);
     /* A limit it keeps within: the same. */
-    EXPECT(run_slow_case("30", out, sizeof out, &seconds) == 0);
+    EXPECT(run_case("slow", "30", 0, out, sizeof out, &seconds) == 0);
     EXPECT(seconds > 2.9 && strstr(out, "PASS") != NULL && strstr(out, "no result") == NULL);
 }
 
