@@ -12,6 +12,7 @@
 # count exit code 77 (no suitable GPU) as skipped; all others are labelled `cpu`.
 
 set(TUTORIAL_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/CaseTimeLimit.cmake)
 find_program(TUTORIAL_GNUPLOT gnuplot)
 find_program(TUTORIAL_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
 
@@ -502,8 +503,8 @@ endfunction()
 
 # A kernel that never finishes would hang its grader until ctest's TIMEOUT, and ctest would say
 # only "Timeout": each grader test gets TUT_CASE_TIME_LIMIT (common/exercise.h), after which the
-# grader stops with a diagnosis, TIMEOUT - max(TIMEOUT / 10, 5) seconds (120 -> 108, 300 -> 270,
-# 600 -> 540; none for a TIMEOUT of 5 s or less). Set at the end of the folder, from the final
+# grader stops with a diagnosis, a little below its TIMEOUT (cmake/CaseTimeLimit.cmake: 120 -> 108,
+# 300 -> 270, 600 -> 540, 10 -> 8; none under 4 s). Set at the end of the folder, from the final
 # TIMEOUT: whether the chapter, TUTORIAL_TEST_TIMEOUT_CAP or the corpus (cmake/Mistakes.cmake,
 # deferred before this) set it. The check: classroom.case_time_limits.
 function(_tutorial_time_limits_defer)
@@ -521,19 +522,14 @@ function(_tutorial_time_limits)
     if(NOT timeout MATCHES "^([0-9]+)(\\.[0-9]*)?$")
       continue() # none, or not a number of seconds: ctest's default, no watchdog
     endif()
-    set(timeout ${CMAKE_MATCH_1})
-    math(EXPR margin "${timeout} / 10")
-    if(margin LESS 5)
-      set(margin 5)
-    endif()
-    math(EXPR limit "${timeout} - ${margin}")
+    tutorial_case_time_limit(limit ${CMAKE_MATCH_1})
     get_test_property(${test} ENVIRONMENT environment)
     if(environment STREQUAL "NOTFOUND")
       set(environment)
     endif()
     # The corpus copies the real test's ENVIRONMENT: its own TIMEOUT decides, not the copy's.
     list(FILTER environment EXCLUDE REGEX "^TUT_CASE_TIME_LIMIT=")
-    if(limit GREATER 0)
+    if(limit)
       list(APPEND environment TUT_CASE_TIME_LIMIT=${limit})
     endif()
     set_tests_properties(${test} PROPERTIES ENVIRONMENT "${environment}")
