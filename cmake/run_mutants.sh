@@ -122,7 +122,9 @@ test_one() { # name: runs the tests of the mutant's kernel until one fails
     # once, other work on the machine beside them), and a mutant's tests 69 s at most in the
     # mutants run of 87278b3, so a test stopped there ran more than 3 times that; a kernel that
     # never ends (a pipeline stage refilled before it is free) fails that test as "Timeout",
-    # named like any other failure (the mutant's log says which). No limit on the whole label:
+    # named like any other failure (the mutant's log says which): the kernel labels select
+    # chapter tests, which have no TUT_CASE_TIME_LIMIT (a grader's test would exit 1 a little
+    # before, with its diagnosis: common/exercise.h). No limit on the whole label:
     # a survivor runs every test of its label to the end.
     ctest --test-dir "$work/$name" -L "^${label//./\\.}\$" -j 2 --stop-on-failure \
         --timeout "${MUTANT_TEST_TIMEOUT:-240}" >"$work/$name.test.log" 2>&1
