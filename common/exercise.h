@@ -28,7 +28,9 @@
  * Env TUT_CASE_TIME_LIMIT=<seconds> (tutorial_exercise's tests set it a little below their
  * TIMEOUT): a run that has no result by then prints the likely causes (a kernel that never
  * finishes, or a run far slower than expected), naming the exercise, the case (or the timing)
- * and the boundary running, and exits 1; not a whole number from 1 to 86400: exit 2.
+ * and the boundary running, and exits 1; not a whole number from 1 to 86400: exit 2. The time
+ * counts from the start, but a limit reached while the GPU is still being selected takes effect
+ * only once the case begins (a hang in CUDA's start-up is left to ctest's limit).
  * A case returns 1 (pass) or 0 (wrong: it has printed index, found, expected, e.g. through
  * compare.h's checks). Outputs are poisoned before each run (tut_grader_poison) so that an
  * element nobody writes is caught, and NaN never passes. */
