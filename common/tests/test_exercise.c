@@ -98,6 +98,18 @@ static void test_boundaries(void)
 }
 
 /* What a child process that runs `body` prints on stdout (up to len - 1 bytes). */
+
+/* Everything the child writes into fd until it closes it (at most len - 1 bytes), as a string;
+ * closes fd. */
+static void read_all(int fd, char *out, size_t len)
+{
+    size_t used = 0;
+    ssize_t got;
+    while (used + 1 < len && (got = read(fd, out + used, len - 1 - used)) > 0)
+        used += (size_t)got;
+    out[used] = '\0';
+    close(fd);
+}
 static void output_of(void (*body)(void), char *out, size_t len)
 {
     int fds[2];
@@ -113,12 +125,7 @@ static void output_of(void (*body)(void), char *out, size_t len)
         exit(3);
     }
     close(fds[1]);
-    size_t used = 0;
-    ssize_t got;
-    while (used + 1 < len && (got = read(fds[0], out + used, len - 1 - used)) > 0)
-        used += (size_t)got;
-    out[used] = '\0';
-    close(fds[0]);
+    read_all(fds[0], out, len);
     waitpid(pid, NULL, 0);
 }
 
@@ -286,12 +293,7 @@ static int run_case(const char *name, const char *limit, long read_after_ms, cha
     struct timespec wait = {.tv_sec = read_after_ms / 1000,
                             .tv_nsec = read_after_ms % 1000 * 1000 * 1000};
     nanosleep(&wait, NULL);
-    size_t used = 0;
-    ssize_t got;
-    while (used + 1 < len && (got = read(fds[0], out + used, len - 1 - used)) > 0)
-        used += (size_t)got;
-    out[used] = '\0';
-    close(fds[0]);
+    read_all(fds[0], out, len);
     int status = 0;
     waitpid(pid, &status, 0);
     clock_gettime(CLOCK_MONOTONIC, &end);
