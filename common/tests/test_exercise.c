@@ -97,8 +97,6 @@ static void test_boundaries(void)
     EXPECT(tut_boundary_empty_parts(5, 0) == 0);
 }
 
-/* What a child process that runs `body` prints on stdout (up to len - 1 bytes). */
-
 /* Everything the child writes into fd until it closes it (at most len - 1 bytes), as a string;
  * closes fd. */
 static void read_all(int fd, char *out, size_t len)
@@ -110,6 +108,8 @@ static void read_all(int fd, char *out, size_t len)
     out[used] = '\0';
     close(fd);
 }
+
+/* What a child process that runs `body` prints on stdout (up to len - 1 bytes). */
 static void output_of(void (*body)(void), char *out, size_t len)
 {
     int fds[2];
