@@ -353,18 +353,12 @@ static void watchdog_block(int block)
     pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &alarm_only, NULL);
 }
 
-/* 1 with *seconds set, 0 if the text is not a whole number of seconds from 1 to a day. */
+/* 1 with *seconds set, 0 if the text is not a whole number of seconds from 1 to a day (read as
+ * the seed is, options.h). */
 static int parse_time_limit(const char *text, unsigned *seconds)
 {
-    unsigned long value = 0;
-    if (*text == '\0')
-        return 0;
-    for (const char *p = text; *p; ++p) {
-        if (!isdigit((unsigned char)*p) || value > 86400)
-            return 0;
-        value = value * 10 + (unsigned long)(*p - '0');
-    }
-    if (value < 1 || value > 86400)
+    unsigned long long value;
+    if (tut_parse_size(text, &value) != 0 || value < 1 || value > 86400)
         return 0;
     *seconds = (unsigned)value;
     return 1;

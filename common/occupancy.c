@@ -66,10 +66,9 @@ int tut_kernel_fits(const tut_device_info *dev, tut_kernel_use use, char *why, s
         return 0;
     }
     /* The block's registers, counted as the hardware checks them (its warps rounded up to the
-     * WARP_GROUP sub-partitions) and as they are allocated; and room for its warps on one SM. */
+     * WARP_GROUP sub-partitions, which covers the warps it is given); and room on one SM. */
     const long block_warps_checked = (long)round_up((size_t)warps, WARP_GROUP);
     if (block_warps_checked * regs_per_warp(dev, use) > dev->regs_per_block ||
-        (long)warps * regs_per_warp(dev, use) > dev->regs_per_block ||
         dev->regs_per_sm / regs_per_warp(dev, use) / WARP_GROUP * WARP_GROUP < warps) {
         snprintf(why, len, "needs %d registers per thread x %d threads; a %.60s block has %d",
                  use.regs_per_thread, use.threads, gpu, dev->regs_per_block);
