@@ -300,6 +300,8 @@ int bench(const options *o)
     int best_u = 0, best_g = 0, best_bps = 0;
     for (int g = 0; g < MC_GENERATOR_COUNT; ++g) {
         for (int u = 0; u < MC_UNIFORM_COUNT; ++u) {
+            if (u == MC_UNIFORM_PACKED && g != MC_GENERATOR_COUNTER)
+                continue; /* packed: counter only */
             for (int k = 0; k < entries; ++k) {
                 const double ms =
                     bench_fused(&t, &p, (mc_uniform)u, (mc_generator)g, sweep[k], &ok);
@@ -324,7 +326,8 @@ int bench(const options *o)
         default_range(q.integrand, &q.a, &q.b);
         for (int g = 0; g < MC_GENERATOR_COUNT; ++g)
             for (int u = 0; u < MC_UNIFORM_COUNT; ++u)
-                bench_fused(&t, &q, (mc_uniform)u, (mc_generator)g, best_bps, &ok);
+                if (u != MC_UNIFORM_PACKED || g == MC_GENERATOR_COUNTER)
+                    bench_fused(&t, &q, (mc_uniform)u, (mc_generator)g, best_bps, &ok);
     }
     if (n <= (1ull << 62)) {
         mc_problem q = p;

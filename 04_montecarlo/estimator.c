@@ -56,7 +56,7 @@ const char *mc_range_problem(mc_integrand which, double a, double b)
 
 /* The bias of float sampling for 1/x on [a, b] (same sign, 0 outside): the samples are
  * x = fmaf(w, u, a) in float, with a and w = b - a rounded to float and u on a grid of steps
- * 2^-23 (the bits and shifted uniforms) or offset by 2^-33 (curand's r 2^-32 + 2^-33: taken as
+ * 2^-23 (the bits, shifted and packed uniforms) or offset by 2^-33 (curand's r 2^-32 + 2^-33: taken as
  * a grid of steps 2^-32; its rounding to float is to nearest, which moves no mean to first
  * order), so they integrate 1/x over the float range [a', a' + w'] on that grid instead of over
  * [a, b]:
@@ -82,13 +82,13 @@ static double uniform_step(unsigned uniforms)
 static double inv_sampling_bias(double a, double b, unsigned uniforms)
 {
     const float af = (float)a, wf = (float)(b - a);
-    /* curand and bits: x = a' + w' u; shifted: x = (a' - w') + w' u with u in [1, 2), its
-     * offset rounded to float once more (streams.h) */
+    /* curand and bits: x = a' + w' u; shifted and packed: x = (a' - w') + w' u with u in
+     * [1, 2), its offset rounded to float once more (streams.h) */
     const float offset = af - wf;
     double moved = 0.0;
     if (uniforms & ((1u << MC_UNIFORM_CURAND) | (1u << MC_UNIFORM_BITS)))
         moved = ends_moved(a, b, af, (double)af + wf);
-    if (uniforms & (1u << MC_UNIFORM_SHIFTED))
+    if (uniforms & ((1u << MC_UNIFORM_SHIFTED) | (1u << MC_UNIFORM_PACKED)))
         moved = fmax(moved, ends_moved(a, b, (double)offset + wf, (double)offset + 2.0 * wf));
     const double h = (double)wf * uniform_step(uniforms);
     return moved + 0.5 * h * fabs(1.0 / a - 1.0 / b);

@@ -130,6 +130,39 @@ static __device__ __forceinline__ double2 sample_stream_counter(const mc_round_k
     return lanes_to_double(sum, sq);
 }
 
+/* The packed conversion (streams.h): five uniforms a call, in five float lanes; the first four
+ * are the shifted ones. Counter generator only. The CPU replay adds in the same order. */
+static __device__ __forceinline__ void add_packed(uint4 r, unsigned count, mc_integrand integrand,
+                                                  float a, float width, float sum[5],
+                                                  float sq[5])
+{
+    add_samples(to_uniform4(r, MC_UNIFORM_SHIFTED), count < 4 ? count : 4, integrand, a, width,
+                sum, sq);
+    if (count > 4)
+        add_sample(mc_one_point(mc_fifth_mantissa(r.x, r.y, r.z)), integrand, a, width, &sum[4],
+                   &sq[4]);
+}
+
+static __device__ __forceinline__ double2 sample_stream_packed(const mc_round_keys &keys,
+                                                               unsigned long long s,
+                                                               unsigned len,
+                                                               mc_integrand integrand, float a,
+                                                               float width)
+{
+    const unsigned s_lo = (unsigned)s, s_hi = (unsigned)(s >> 32);
+    float sum[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, sq[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    const unsigned calls = len / 5;
+#pragma unroll 4
+    for (unsigned k = 0; k < calls; ++k)
+        add_packed(philox_with_round_keys(make_uint4(k, 0, s_lo, s_hi), keys), 5, integrand, a,
+                   width, sum, sq);
+    if (len % 5 != 0) /* 1024 = 204 x 5 + 4: every full stream ends with four of a call's five */
+        add_packed(philox_with_round_keys(make_uint4(calls, 0, s_lo, s_hi), keys), len % 5,
+                   integrand, a, width, sum, sq);
+    return make_double2((double)(((sum[0] + sum[1]) + (sum[2] + sum[3])) + sum[4]),
+                        (double)(((sq[0] + sq[1]) + (sq[2] + sq[3])) + sq[4]));
+}
+
 /* The kernel body for one integrand and one uniform conversion, both compile-time constants
  * after inlining, so the hot loop carries no switch. Threads take streams grid-stride. When
  * stream_sums is not NULL (the self-test) each stream's pair is kept too: one store per 1024
@@ -149,7 +182,9 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_r
          s < streams; s += stride) {
         const unsigned len = mc_stream_length(p.samples, s);
         const double2 part =
-            generator == MC_GENERATOR_COUNTER
+            uniform == MC_UNIFORM_PACKED
+                ? sample_stream_packed(keys, s, len, integrand, offset, width)
+            : generator == MC_GENERATOR_COUNTER
                 ? sample_stream_counter(keys, s, len, integrand, uniform, offset, width)
                 : sample_stream(p.seed, s, len, integrand, uniform, offset, width);
         if (stream_sums)
@@ -171,7 +206,10 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_r
         fused_body(p, keys, I, U, MC_GENERATOR_STATE, partials, stream_sums);
 #define FUSED_CASE(I)                                                                          \
     case I:                                                                                    \
-        if (uniform == MC_UNIFORM_BITS) {                                                      \
+        if (uniform == MC_UNIFORM_PACKED) {                                                    \
+            fused_body(p, keys, I, MC_UNIFORM_PACKED, MC_GENERATOR_COUNTER, partials,          \
+                       stream_sums);                                                           \
+        } else if (uniform == MC_UNIFORM_BITS) {                                               \
             FUSED_FOR_GENERATOR(I, MC_UNIFORM_BITS)                                            \
         } else if (uniform == MC_UNIFORM_SHIFTED) {                                            \
             FUSED_FOR_GENERATOR(I, MC_UNIFORM_SHIFTED)                                         \
@@ -210,6 +248,10 @@ mc_launch mc_fused_plan(int blocks_per_sm, unsigned long long samples)
 void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
                      mc_generator generator, int blocks_per_sm, int keep_streams)
 {
+    if (uniform == MC_UNIFORM_PACKED && generator != MC_GENERATOR_COUNTER) {
+        fprintf(stderr, "fused kernel: the packed uniforms run on the counter generator only\n");
+        exit(2);
+    }
     job->p = *p;
     job->uniform = uniform;
     job->generator = generator;

@@ -3,6 +3,8 @@
  *   estimator  mean, the document's (b - a)/(n - 1), and the standard error on known sums
  *   reference  the CPU Monte Carlo within 4 standard errors for every integrand
  *   philox     Philox4x32-10 against the published known-answer vectors (Random123)
+ *   packed     the packed conversion's fifth uniform: known values, and it takes each of its
+ *              2^23 values once as the 23 bits no other uniform uses vary (independence)
  *   replay     the fused variant's streams: lengths, counts, estimates
  *   replay_power  the self-test's stream-by-stream replay check catches a stream drawn twice and
  *              a dropped sample, on the very problems `montecarlo --check` runs
@@ -170,6 +172,91 @@ static int test_philox(void)
                                                                             1.0f, 1.0f), 0.0, 0, 0);
     ok &= tut_check_scalar("bits offset = a", mc_sample_offset(MC_UNIFORM_BITS, 2.0f, 1.0f), 2.0,
                            0, 0);
+    return ok;
+}
+
+typedef uint32_t (*fifth_fn)(uint32_t x, uint32_t y, uint32_t z);
+
+/* The 23 bits that packed's four shifted uniforms leave unused (x's low 9, y's low 9, z's low 5)
+ * set to t, the other 105 bits of the call as given. */
+static void set_free_bits(uint32_t t, uint32_t *x, uint32_t *y, uint32_t *z)
+{
+    *x = (*x & ~0x1ffu) | (t & 0x1ffu);
+    *y = (*y & ~0x1ffu) | ((t >> 9) & 0x1ffu);
+    *z = (*z & ~0x1fu) | (t >> 18);
+}
+
+/* 1 if, with the call's other bits fixed at (x, y, z), the fifth mantissa takes each of its 2^23
+ * values exactly once as the free bits run through theirs: then, for uniform and independent
+ * input bits, the fifth uniform is uniform and independent of the other four (which read none
+ * of the free bits). */
+static int fifth_is_bijection(fifth_fn fifth, uint32_t x, uint32_t y, uint32_t z)
+{
+    const uint32_t values = 1u << 23;
+    unsigned char *seen = calloc(values / 8, 1);
+    if (!seen) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    int ok = 1;
+    for (uint32_t t = 0; t < values && ok; ++t) {
+        uint32_t a = x, b = y, c = z;
+        set_free_bits(t, &a, &b, &c);
+        const uint32_t m = fifth(a, b, c);
+        ok = m < values && !(seen[m / 8] & (1u << (m % 8)));
+        if (ok)
+            seen[m / 8] |= (unsigned char)(1u << (m % 8));
+    }
+    free(seen);
+    return ok;
+}
+
+static uint32_t first_mantissa(uint32_t x, uint32_t y, uint32_t z)
+{
+    (void)y, (void)z;
+    return x >> 9; /* the first shifted uniform's own bits: not free */
+}
+
+static uint32_t overlapping_fifth(uint32_t x, uint32_t y, uint32_t z)
+{
+    return (x + (y << 8) + (z << 18)) & 0x7fffffu; /* y shifted by 8: x's bit 8 and y's 0 meet */
+}
+
+static int test_packed(void)
+{
+    int ok = 1;
+    ok &= tut_check_scalar("packed uniforms per call", mc_uniforms_per_call(MC_UNIFORM_PACKED), 5,
+                           0, 0);
+    ok &= tut_check_scalar("shifted uniforms per call", mc_uniforms_per_call(MC_UNIFORM_SHIFTED),
+                           4, 0, 0);
+    ok &= tut_check_scalar("fifth(0x1ff, 0, 0)", mc_fifth_mantissa(0x1ffu, 0, 0), 0x1ff, 0, 0);
+    ok &= tut_check_scalar("fifth(0, 1, 0) = 2^9", mc_fifth_mantissa(0, 1, 0), 0x200, 0, 0);
+    ok &= tut_check_scalar("fifth(0, 0, 1) = 2^18", mc_fifth_mantissa(0, 0, 1), 0x40000, 0, 0);
+    ok &= tut_check_scalar("fifth(all ones)", mc_fifth_mantissa(~0u, ~0u, ~0u), 0x7bfdff, 0, 0);
+    ok &= tut_check_scalar("fifth(0x12345678, 0x9abcdef0, 0x0fedcba9)",
+                           mc_fifth_mantissa(0x12345678u, 0x9abcdef0u, 0x0fedcba9u), 0x163678, 0,
+                           0);
+    ok &= tut_check_scalar("packed offset on [1, 2] = 0",
+                           mc_sample_offset(MC_UNIFORM_PACKED, 1.0f, 1.0f), 0.0, 0, 0);
+    /* The fifth uniform's independence, at three settings of the other 105 bits. */
+    tut_rng rng;
+    tut_rng_seed(&rng, 11);
+    int bijective = 1;
+    for (int k = 0; k < 3; ++k) {
+        const uint32_t x = (uint32_t)tut_rng_next(&rng), y = (uint32_t)tut_rng_next(&rng);
+        const uint32_t z = (uint32_t)tut_rng_next(&rng);
+        bijective &= fifth_is_bijection(mc_fifth_mantissa, x, y, z);
+    }
+    printf("fifth mantissa, each of 2^23 values once as the 23 free bits vary (3 settings of "
+           "the rest): %s\n", bijective ? "ok" : "FAIL");
+    ok &= bijective;
+    /* The check can fail: a packing that reads another uniform's bits, or lets two free bits
+     * meet, is not a bijection. */
+    const int caught = !fifth_is_bijection(first_mantissa, 1, 2, 3) &&
+                       !fifth_is_bijection(overlapping_fifth, 1, 2, 3);
+    printf("the check refuses a fifth made of the first uniform's bits, and one with y shifted "
+           "by 8: %s\n", caught ? "ok" : "FAIL");
+    ok &= caught;
     return ok;
 }
 
@@ -549,6 +636,8 @@ int main(int argc, char **argv)
         ok = test_wide_range();
     else if (!strcmp(group, "philox"))
         ok = test_philox();
+    else if (!strcmp(group, "packed"))
+        ok = test_packed();
     else if (!strcmp(group, "replay"))
         ok = test_replay();
     else if (!strcmp(group, "replay_power"))
@@ -560,8 +649,8 @@ int main(int argc, char **argv)
     else if (!strcmp(group, "config"))
         ok = test_config();
     else {
-        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|wide_range|philox|replay|"
-                        "replay_power|ranges|sampling|config\n");
+        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|wide_range|philox|packed|"
+                        "replay|replay_power|ranges|sampling|config\n");
         return 2;
     }
     return tut_finish(ok);

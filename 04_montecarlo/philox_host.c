@@ -34,11 +34,14 @@ void mc_philox4x32_10(const uint32_t counter[4], const uint32_t key[2], uint32_t
     out[3] = c3;
 }
 
-static float to_uniform(uint32_t r, mc_uniform kind)
+/* Uniform `lane` (0..3, or 4 for packed's fifth) of a Philox call's words r. */
+static float to_uniform(const uint32_t r[4], unsigned lane, mc_uniform kind)
 {
-    return kind == MC_UNIFORM_BITS      ? mc_uniform_bits(r)
-           : kind == MC_UNIFORM_SHIFTED ? mc_uniform_shifted(r)
-                                        : mc_uniform_curand(r);
+    if (lane == 4)
+        return mc_one_point(mc_fifth_mantissa(r[0], r[1], r[2]));
+    return kind == MC_UNIFORM_BITS                                  ? mc_uniform_bits(r[lane])
+           : kind == MC_UNIFORM_SHIFTED || kind == MC_UNIFORM_PACKED ? mc_uniform_shifted(r[lane])
+                                                                    : mc_uniform_curand(r[lane]);
 }
 
 /* One float ulp of |x| (the spacing of floats at x). */
@@ -74,15 +77,17 @@ void mc_replay_stream(const mc_problem *p, mc_uniform uniform, unsigned long lon
     const uint32_t key[2] = {(uint32_t)p->seed, (uint32_t)(p->seed >> 32)};
     const float a = (float)p->a, width = (float)(p->b - p->a);
     const float offset = mc_sample_offset(uniform, a, width);
-    /* Four float lanes, one per output word of a Philox call, exactly as the kernel. */
-    float sum[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
-    double bound_sum[4] = {0, 0, 0, 0}, bound_sq[4] = {0, 0, 0, 0};
-    for (unsigned k = 0; 4 * k < len; ++k) {
+    /* One float lane per uniform of a Philox call (four, or five packed), exactly as the
+     * kernel. */
+    const unsigned per_call = mc_uniforms_per_call(uniform);
+    float sum[5] = {0, 0, 0, 0, 0}, sq[5] = {0, 0, 0, 0, 0};
+    double bound_sum[5] = {0, 0, 0, 0, 0}, bound_sq[5] = {0, 0, 0, 0, 0};
+    for (unsigned k = 0; per_call * k < len; ++k) {
         const uint32_t counter[4] = {k, 0, (uint32_t)s, (uint32_t)(s >> 32)};
         uint32_t r[4];
         mc_philox4x32_10(counter, key, r);
-        for (unsigned lane = 0; lane < 4 && 4 * k + lane < len; ++lane) {
-            const float x = fmaf(width, to_uniform(r[lane], uniform), offset);
+        for (unsigned lane = 0; lane < per_call && per_call * k + lane < len; ++lane) {
+            const float x = fmaf(width, to_uniform(r, lane, uniform), offset);
             const float f = mc_eval(p->integrand, x);
             sum[lane] += f;
             sq[lane] = fmaf(f, f, sq[lane]);
@@ -94,21 +99,24 @@ void mc_replay_stream(const mc_problem *p, mc_uniform uniform, unsigned long lon
             }
         }
     }
-    const float sum01 = sum[0] + sum[1], sum23 = sum[2] + sum[3];
-    const float sq01 = sq[0] + sq[1], sq23 = sq[2] + sq[3];
-    pair->sum = (double)(sum01 + sum23);
-    pair->sum_sq = (double)(sq01 + sq23);
+    /* (lanes 0 + 1) + (2 + 3), then + lane 4 when packed */
+    const float sum01 = sum[0] + sum[1], sum23 = sum[2] + sum[3], sum03 = sum01 + sum23;
+    const float sq01 = sq[0] + sq[1], sq23 = sq[2] + sq[3], sq03 = sq01 + sq23;
+    pair->sum = (double)(per_call == 5 ? sum03 + sum[4] : sum03);
+    pair->sum_sq = (double)(per_call == 5 ? sq03 + sq[4] : sq03);
     if (!tol)
         return;
     tol->sum = tol->sum_sq = 0.0;
     if (MC_EVAL_EXACT(p->integrand))
         return; /* the same operations on the same numbers: the same bits */
-    tol->sum = after_add(after_add(bound_sum[0] + bound_sum[1], sum01) +
-                             after_add(bound_sum[2] + bound_sum[3], sum23),
-                         sum01 + sum23);
-    tol->sum_sq = after_add(after_add(bound_sq[0] + bound_sq[1], sq01) +
-                                after_add(bound_sq[2] + bound_sq[3], sq23),
-                            sq01 + sq23);
+    const double b_sum = after_add(after_add(bound_sum[0] + bound_sum[1], sum01) +
+                                       after_add(bound_sum[2] + bound_sum[3], sum23),
+                                   sum03);
+    const double b_sq = after_add(after_add(bound_sq[0] + bound_sq[1], sq01) +
+                                      after_add(bound_sq[2] + bound_sq[3], sq23),
+                                  sq03);
+    tol->sum = per_call == 5 ? after_add(b_sum + bound_sum[4], sum03 + sum[4]) : b_sum;
+    tol->sum_sq = per_call == 5 ? after_add(b_sq + bound_sq[4], sq03 + sq[4]) : b_sq;
 }
 
 mc_sums mc_replay_streams(const mc_problem *p, mc_uniform uniform, mc_pair *out, mc_pair *tol)

@@ -4,7 +4,7 @@
  *
  * Stream s holds samples [s * MC_STREAM_SAMPLES, min(n, (s + 1) * MC_STREAM_SAMPLES)). It is
  * Philox subsequence s of the seed: its k-th Philox call encrypts the 128-bit counter
- * (k, 0, s mod 2^32, s / 2^32) under the 64-bit key `seed`, giving 4 uniforms. Different s means
+ * (k, 0, s mod 2^32, s / 2^32) under the 64-bit key `seed`, giving 4 uniforms (5 packed). Different s means
  * a different counter for every call, so no two streams ever share a number, whatever n (up to
  * 2^64 streams of 2^66 samples each), and the estimate does not depend on the grid size. */
 #ifndef MC_STREAMS_H
@@ -24,9 +24,13 @@ typedef enum {
     MC_UNIFORM_CURAND = 0, /* curand_uniform4: u = r * 2^-32 + 2^-33, in (0, 1] */
     MC_UNIFORM_BITS,       /* 23 bits as a float mantissa: u = 1.m - 1, in [0, 1) */
     MC_UNIFORM_SHIFTED,    /* the same without the - 1: u = 1.m in [1, 2), x = (a - w) + w u */
+    MC_UNIFORM_PACKED,     /* shifted, five per Philox call: a fifth from the bits the four drop */
     MC_UNIFORM_COUNT
 } mc_uniform;
-#define MC_UNIFORM_CHOICES "curand|bits|shifted"
+#define MC_UNIFORM_CHOICES "curand|bits|shifted|packed"
+/* The conversions of one 32-bit word each (all but packed): what cuRAND's state API path and
+ * its exercise take. Packed runs on the counter generator only. */
+#define MC_UNIFORM_PER_WORD 3
 
 /* One stream's (sum f, sum f^2): its float lane sums, converted to double (exactly). The fused
  * kernel can write one per stream, and the self-test compares them with the CPU replay's. */
@@ -64,9 +68,9 @@ MC_HD unsigned mc_stream_length(unsigned long long n, unsigned long long s)
  * mantissa; subtracting 1 leaves a uniform on [0, 1) in steps of 2^-23. A shift, an OR and a
  * subtraction, where the conversion of curand_uniform needs an integer-to-float instruction
  * that runs at an eighth of the FMA rate. */
-MC_HD float mc_uniform_shifted(uint32_t r)
+MC_HD float mc_one_point(uint32_t mantissa)
 {
-    const uint32_t bits = 0x3f800000u | (r >> 9);
+    const uint32_t bits = 0x3f800000u | mantissa; /* sign 0, exponent 0: 1.m */
     float one_to_two;
 #ifdef __CUDA_ARCH__
     one_to_two = __uint_as_float(bits);
@@ -76,21 +80,49 @@ MC_HD float mc_uniform_shifted(uint32_t r)
     return one_to_two;
 }
 
+MC_HD float mc_uniform_shifted(uint32_t r)
+{
+    return mc_one_point(r >> 9);
+}
+
+/* Packed: the four shifted uniforms of a Philox call use the top 23 bits of each word and drop
+ * 36 (the low 9 of each). A fifth uniform takes 23 of them: its mantissa is
+ * (x + (y << 9) + (z << 18)) mod 2^23, with x, y, z the call's first three words. Read from the
+ * lowest bit up, bit j of that sum is bit j of x (j < 9), of y (9 <= j < 18) or of z (j >= 18),
+ * all of them bits no other uniform uses, XORed with bits of the other words and the carries
+ * from below. So with everything else fixed, each of the 2^23 mantissas comes from exactly one
+ * choice of those 23 bits (mc_cpu_test checks it): if Philox's bits are independent and
+ * uniform, so are the five uniforms. One Philox call then gives five samples, not four: 8
+ * multiply results a sample instead of 10, for two shifts, two adds and a mask (LEA, LEA, LOP3). */
+MC_HD uint32_t mc_fifth_mantissa(uint32_t x, uint32_t y, uint32_t z)
+{
+    return (x + (y << 9) + (z << 18)) & 0x7fffffu;
+}
+
+/* Uniforms a Philox call gives under each conversion. */
+MC_HD unsigned mc_uniforms_per_call(mc_uniform uniform)
+{
+    return uniform == MC_UNIFORM_PACKED ? 5u : 4u;
+}
+
 MC_HD float mc_uniform_bits(uint32_t r)
 {
     return mc_uniform_shifted(r) - 1.0f;
 }
 
-/* The x = offset + width u of each conversion: a for curand and bits, a - width for shifted. */
+/* The x = offset + width u of each conversion: a for curand and bits, a - width for shifted and
+ * packed. */
 MC_HD float mc_sample_offset(mc_uniform uniform, float a, float width)
 {
-    return uniform == MC_UNIFORM_SHIFTED ? a - width : a;
+    return uniform == MC_UNIFORM_SHIFTED || uniform == MC_UNIFORM_PACKED ? a - width : a;
 }
 
 MC_HD const char *mc_uniform_name(mc_uniform uniform)
 {
-    return uniform == MC_UNIFORM_CURAND ? "curand" : uniform == MC_UNIFORM_BITS ? "bits"
-                                                                                : "shifted";
+    return uniform == MC_UNIFORM_CURAND    ? "curand"
+           : uniform == MC_UNIFORM_BITS    ? "bits"
+           : uniform == MC_UNIFORM_SHIFTED ? "shifted"
+                                           : "packed";
 }
 
 /* What curand_uniform does (curand_uniform.h): r * 2^-32 + 2^-33, in float. */

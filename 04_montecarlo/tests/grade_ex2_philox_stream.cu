@@ -19,11 +19,11 @@ static int check_streams(tut_grader *g, mc_integrand integrand, unsigned long lo
                          int blocks_per_sm)
 {
     const mc_problem p = mc_grading_problem(g, integrand, n);
-    const mc_uniform uniform = (mc_uniform)tut_grader_size(g, 0, MC_UNIFORM_COUNT - 1);
+    const mc_uniform uniform = (mc_uniform)tut_grader_size(g, 0, MC_UNIFORM_PER_WORD - 1);
     const unsigned long long streams = mc_stream_count(n);
     printf("%s on [%g, %g], %llu samples (%llu streams), uniform %s, seed %llu\n",
            mc_integrand_name(integrand), p.a, p.b, n, streams,
-           uniform == MC_UNIFORM_BITS ? "bits" : "curand", p.seed);
+           mc_uniform_name(uniform), p.seed);
     mc_fused_job job;
     /* keeps every stream's pair */
     mc_fused_create(&job, &p, uniform, MC_GENERATOR_STATE, blocks_per_sm, 1);
