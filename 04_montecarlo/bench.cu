@@ -16,14 +16,15 @@
 #define TABLE_ROWS 64
 #define WARMUP 2
 #define BATCHES 7 /* of about 2 ms or more each (tut_time_gpu_batched picks the calls) */
-/* Multiply results per sample in Philox4x32-10: 10 rounds x 2 words x (high + low) / 4 samples */
+/* Multiply results per sample in Philox4x32-10: 10 rounds x 2 words x (high + low) / 4 samples;
+ * 8 for the packed conversion's five samples a call (mul_per_sample) */
 #define MULTIPLY_RESULTS_PER_SAMPLE 10.0
 #define PHILOX_CEILING_CALLS 1024 /* Philox calls per thread of the generator's own ceilings */
 
 typedef struct {
     char variant[32], config[48];
     unsigned long long samples;
-    double setup_ms, gsps;
+    double setup_ms, gsps, mul_per_sample;
     tut_timing t;
 } row;
 
@@ -43,8 +44,14 @@ static tut_timing time_work(tut_work_fn work, void *job)
     return tut_time_gpu_batched(work, job, WARMUP, BATCHES, 0);
 }
 
-static void add_row(table *t, const char *variant, const char *config, unsigned long long n,
-                    double setup_ms, tut_timing tm)
+/* A row's share of the multiply ceiling: its multiply results per second over the ceiling's. */
+static double of_ceiling(const table *t, const row *r)
+{
+    return r->gsps * r->mul_per_sample / (t->ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE);
+}
+
+static void add_row_mul(table *t, const char *variant, const char *config, unsigned long long n,
+                        double setup_ms, tut_timing tm, double mul_per_sample)
 {
     row *r = &t->rows[t->count < TABLE_ROWS ? t->count++ : TABLE_ROWS - 1];
     snprintf(r->variant, sizeof r->variant, "%s", variant);
@@ -53,16 +60,29 @@ static void add_row(table *t, const char *variant, const char *config, unsigned 
     r->setup_ms = setup_ms;
     r->t = tm;
     r->gsps = (double)n / (tm.median_ms * 1e-3) / 1e9;
-    tut_csv_row(t->csv, "%s,%s,%llu,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.4f,%.4f", variant, config, n,
-                setup_ms, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps, r->gsps / t->ceiling_gsps,
+    r->mul_per_sample = mul_per_sample;
+    tut_csv_row(t->csv, "%s,%s,%llu,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.4f,%.4f,%.0f", variant, config,
+                n, setup_ms, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps, of_ceiling(t, r),
                 r->gsps / t->philox_gsps[MC_PHILOX_ONLY],
-                r->gsps / t->philox_gsps[MC_PHILOX_UNIFORM_SUM]);
+                r->gsps / t->philox_gsps[MC_PHILOX_UNIFORM_SUM], mul_per_sample);
     printf("  %-16s %-26s n=%-12llu %9.3f ms (%.3f-%.3f) %8.2f G samples/s %4.0f%% of ceiling",
            variant, config, n, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps,
-           100.0 * r->gsps / t->ceiling_gsps);
+           100.0 * of_ceiling(t, r));
     if (setup_ms > 0)
         printf("  (setup %.3f ms)", setup_ms);
     printf("\n");
+}
+
+static void add_row(table *t, const char *variant, const char *config, unsigned long long n,
+                    double setup_ms, tut_timing tm)
+{
+    add_row_mul(t, variant, config, n, setup_ms, tm, MULTIPLY_RESULTS_PER_SAMPLE);
+}
+
+/* 40 multiply results a Philox call over the samples a call gives */
+static double mul_per_sample(mc_uniform u)
+{
+    return 4.0 * MULTIPLY_RESULTS_PER_SAMPLE / mc_uniforms_per_call(u);
 }
 
 static void work_fused(void *job) { mc_fused_run((mc_fused_job *)job); }
@@ -154,7 +174,7 @@ static double bench_fused(table *t, const mc_problem *p, mc_uniform u, mc_genera
              g == MC_GENERATOR_COUNTER ? "counter" : "state",
              mc_uniform_name((mc_uniform)u), mc_fused_plan(blocks_per_sm, p->samples)
                                                            .blocks_per_sm);
-    add_row(t, "fused", config, p->samples, 0.0, tm);
+    add_row_mul(t, "fused", config, p->samples, 0.0, tm, mul_per_sample(u));
     mc_fused_destroy(&job);
     return tm.median_ms;
 }
@@ -232,15 +252,18 @@ static void bench_states(table *t, const mc_problem *p, int *ok)
  * back 4 bytes per sample; the fused kernel writes one pair per block; the generator's own
  * ceilings are points too (their bytes: one word per thread). */
 static void write_roofline(const table *t, const char *outdir, unsigned long long n,
-                           double fused_ms, long long fused_blocks, double library_ms)
+                           double fused_ms, long long fused_blocks, double fused_mul,
+                           double library_ms)
 {
     tut_csv *csv = tut_roofline_csv_open(outdir, "roofline.csv");
     tut_csv_comment(csv, "%llu samples of the benchmark's integrand; ops: multiply results, %.0f "
-                         "per sample (a high and a low half count one each); bytes: DRAM traffic",
-                    n, MULTIPLY_RESULTS_PER_SAMPLE);
+                         "per sample (a high and a low half count one each; the best fused "
+                         "kernel: %.0f); bytes: DRAM traffic",
+                    n, MULTIPLY_RESULTS_PER_SAMPLE, fused_mul);
     const double ops = MULTIPLY_RESULTS_PER_SAMPLE * (double)n;
     const tut_roofline_point points[] = {
-        {.kernel = "fused (best)", .bytes = 16.0 * (double)fused_blocks, .ops = ops,
+        {.kernel = "fused (best)", .bytes = 16.0 * (double)fused_blocks,
+         .ops = fused_mul * (double)n,
          .op_unit = "mul", .seconds = fused_ms * 1e-3, .memory = &t->dram, .compute = &t->wide},
         {.kernel = "philox + conversion + sum", .bytes = 4.0 * (double)n / 4096.0, .ops = ops,
          .op_unit = "mul", .seconds = (double)n / (t->philox_gsps[MC_PHILOX_UNIFORM_SUM] * 1e9),
@@ -252,7 +275,8 @@ static void write_roofline(const table *t, const char *outdir, unsigned long lon
          .op_unit = "mul", .seconds = library_ms * 1e-3, .memory = &t->dram,
          .compute = &t->wide},
     };
-    printf("== roofline (ops: %.0f multiply results per sample)\n", MULTIPLY_RESULTS_PER_SAMPLE);
+    printf("== roofline (ops: multiply results, %.0f per sample; the best fused kernel %.0f)\n",
+           MULTIPLY_RESULTS_PER_SAMPLE, fused_mul);
     for (int k = 0; k < TUT_COUNT(points); ++k) {
         tut_roofline_csv_row(csv, &points[k]);
         printf("  %-32s ", points[k].kernel);
@@ -276,12 +300,14 @@ int bench(const options *o)
     t.ceiling_gsps = measure_ceiling(&t, o->outdir);
     t.csv = tut_csv_open(o->outdir, "throughput.csv",
                          "variant,config,samples,setup_ms,ms,min_ms,max_ms,gsps,of_ceiling,"
-                         "of_philox,of_philox_sum");
+                         "of_philox,of_philox_sum,mul_per_sample");
     tut_csv_comment(t.csv, "ms per run: median (min_ms, max_ms) of %d batches of back-to-back "
                            "runs of 2 ms or more, after warm-up; gsps from the median; "
-                           "of_ceiling: gsps / the multiply ceiling; of_philox, of_philox_sum: "
-                           "gsps / Philox alone, / Philox + conversion + sum "
-                           "(multiply_ceiling.csv)",
+                           "of_ceiling: multiply results/s (gsps x mul_per_sample) / the multiply "
+                           "ceiling's; of_philox, of_philox_sum: gsps / the samples/s of Philox "
+                           "alone, of Philox + conversion + sum, four samples a Philox call "
+                           "(multiply_ceiling.csv); mul_per_sample: 10, or 8 where a call gives "
+                           "five (packed)",
                     BATCHES);
 
     const double best_library_ms = bench_library(&t, &p, &ok);
@@ -394,20 +420,24 @@ int bench(const options *o)
     printf("library pipeline, best chunk: %.2f G samples/s\n", (double)n / best_library_ms / 1e6);
     printf("fused, cuRAND state API + curand_uniform4: %.2f G samples/s = %.2fx the library\n",
            (double)n / state_curand_ms / 1e6, best_library_ms / state_curand_ms);
-    printf("fused, best (%s, %s, %d blocks/SM): %.2f G samples/s = %.2fx the library = %.0f%% of "
-           "the multiply ceiling\n",
+    const double best_mul = mul_per_sample((mc_uniform)best_u);
+    const double model_ms =
+        (double)n * best_mul / (t.ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE) * 1e-6;
+    printf("fused, best (%s, %s, %d blocks/SM): %.2f G samples/s = %.2fx the library = %.1f%% of "
+           "Philox alone's samples/s; %.0f multiply results a sample: %.0f%% of the multiply "
+           "ceiling\n",
            best_g ? "counter" : "state", mc_uniform_name((mc_uniform)best_u), best_bps, best_gsps,
-           best_library_ms / best_fused_ms, 100.0 * best_gsps / t.ceiling_gsps);
+           best_library_ms / best_fused_ms, 100.0 * best_gsps / t.philox_gsps[MC_PHILOX_ONLY],
+           best_mul, 100.0 * model_ms / best_fused_ms);
     /* Predict, then measure: the multiplies alone at the measured rate, and the generator's
      * own loop (Philox + conversion + sum), against the fused kernel's time. */
     printf("model: %llu samples x %.0f multiply results / %.0f G results/s = %.3f ms; Philox + "
            "conversion + sum alone: %.3f ms; measured %.3f ms (%.0f%%, %.0f%% of those)\n", n,
-           MULTIPLY_RESULTS_PER_SAMPLE, t.ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE,
-           (double)n / t.ceiling_gsps * 1e-6,
+           best_mul, t.ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE, model_ms,
            (double)n / t.philox_gsps[MC_PHILOX_UNIFORM_SUM] * 1e-6, best_fused_ms,
-           100.0 * best_gsps / t.ceiling_gsps,
+           100.0 * model_ms / best_fused_ms,
            100.0 * best_gsps / t.philox_gsps[MC_PHILOX_UNIFORM_SUM]);
-    write_roofline(&t, o->outdir, n, best_fused_ms, mc_fused_plan(best_bps, n).blocks,
+    write_roofline(&t, o->outdir, n, best_fused_ms, mc_fused_plan(best_bps, n).blocks, best_mul,
                    best_library_ms);
     return ok;
 }

@@ -4,9 +4,10 @@
  *
  * Stream s holds samples [s * MC_STREAM_SAMPLES, min(n, (s + 1) * MC_STREAM_SAMPLES)). It is
  * Philox subsequence s of the seed: its k-th Philox call encrypts the 128-bit counter
- * (k, 0, s mod 2^32, s / 2^32) under the 64-bit key `seed`, giving 4 uniforms (5 packed). Different s means
- * a different counter for every call, so no two streams ever share a number, whatever n (up to
- * 2^64 streams of 2^66 samples each), and the estimate does not depend on the grid size. */
+ * (k, 0, s mod 2^32, s / 2^32) under the 64-bit key `seed`, giving 4 uniforms (5 packed).
+ * Different s means a different counter for every call, so no two streams ever share a number,
+ * whatever n (up to 2^64 streams of 2^66 samples each), and the estimate does not depend on the
+ * grid size. */
 #ifndef MC_STREAMS_H
 #define MC_STREAMS_H
 
