@@ -17,7 +17,7 @@
 #define WARMUP 2
 #define BATCHES 7 /* of about 2 ms or more each (tut_time_gpu_batched picks the calls) */
 /* Multiply results per sample in Philox4x32-10: 10 rounds x 2 words x (high + low) / 4 samples;
- * 8 for the packed conversion's five samples a call (mul_per_sample) */
+ * about 8 for the packed conversion's five samples a call (mul_per_sample) */
 #define MULTIPLY_RESULTS_PER_SAMPLE 10.0
 #define PHILOX_CEILING_CALLS 1024 /* Philox calls per thread of the generator's own ceilings */
 
@@ -44,14 +44,27 @@ static tut_timing time_work(tut_work_fn work, void *job)
     return tut_time_gpu_batched(work, job, WARMUP, BATCHES, 0);
 }
 
-/* A row's share of the multiply ceiling: its multiply results per second over the ceiling's. */
+/* A row's share of the multiply ceiling: its multiply results per second over the ceiling's
+ * (0 for a row that does no Philox multiplies: XORWOW's states, CUB's reduction alone). */
 static double of_ceiling(const table *t, const row *r)
 {
     return r->gsps * r->mul_per_sample / (t->ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE);
 }
 
-static void add_row_mul(table *t, const char *variant, const char *config, unsigned long long n,
-                        double setup_ms, tut_timing tm, double mul_per_sample)
+/* A row's of_ceiling and mul_per_sample as CSV cells, empty where it does no Philox multiplies. */
+static void multiply_cells(const table *t, const row *r, char *of, char *mul, size_t len)
+{
+    of[0] = mul[0] = '\0';
+    if (r->mul_per_sample > 0) {
+        snprintf(of, len, "%.4f", of_ceiling(t, r));
+        snprintf(mul, len, "%.3f", r->mul_per_sample);
+    }
+}
+
+/* One row of throughput.csv and of the printout. mul_per_sample: Philox's multiply results per
+ * sample (MULTIPLY_RESULTS_PER_SAMPLE; 0 where there are none). */
+static void add_row(table *t, const char *variant, const char *config, unsigned long long n,
+                    double setup_ms, tut_timing tm, double mul_per_sample)
 {
     row *r = &t->rows[t->count < TABLE_ROWS ? t->count++ : TABLE_ROWS - 1];
     snprintf(r->variant, sizeof r->variant, "%s", variant);
@@ -61,28 +74,29 @@ static void add_row_mul(table *t, const char *variant, const char *config, unsig
     r->t = tm;
     r->gsps = (double)n / (tm.median_ms * 1e-3) / 1e9;
     r->mul_per_sample = mul_per_sample;
-    tut_csv_row(t->csv, "%s,%s,%llu,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.4f,%.4f,%.0f", variant, config,
-                n, setup_ms, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps, of_ceiling(t, r),
+    char of[16], mul[16];
+    multiply_cells(t, r, of, mul, sizeof of);
+    tut_csv_row(t->csv, "%s,%s,%llu,%.4f,%.4f,%.4f,%.4f,%.2f,%s,%.4f,%.4f,%s", variant, config, n,
+                setup_ms, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps, of,
                 r->gsps / t->philox_gsps[MC_PHILOX_ONLY],
-                r->gsps / t->philox_gsps[MC_PHILOX_UNIFORM_SUM], mul_per_sample);
-    printf("  %-16s %-26s n=%-12llu %9.3f ms (%.3f-%.3f) %8.2f G samples/s %4.0f%% of ceiling",
-           variant, config, n, tm.median_ms, tm.min_ms, tm.max_ms, r->gsps,
-           100.0 * of_ceiling(t, r));
+                r->gsps / t->philox_gsps[MC_PHILOX_UNIFORM_SUM], mul);
+    printf("  %-16s %-26s n=%-12llu %9.3f ms (%.3f-%.3f) %8.2f G samples/s", variant, config, n,
+           tm.median_ms, tm.min_ms, tm.max_ms, r->gsps);
+    if (mul_per_sample > 0)
+        printf(" %4.0f%% of ceiling", 100.0 * of_ceiling(t, r));
     if (setup_ms > 0)
         printf("  (setup %.3f ms)", setup_ms);
     printf("\n");
 }
 
-static void add_row(table *t, const char *variant, const char *config, unsigned long long n,
-                    double setup_ms, tut_timing tm)
-{
-    add_row_mul(t, variant, config, n, setup_ms, tm, MULTIPLY_RESULTS_PER_SAMPLE);
-}
-
-/* 40 multiply results a Philox call over the samples a call gives */
+/* Philox's multiply results per sample of a fused row: 40 a call, and a stream of
+ * MC_STREAM_SAMPLES takes ceil(MC_STREAM_SAMPLES / per call) calls (packed: 205 calls for 1024
+ * samples, the last giving four, so 8.008 a sample). */
 static double mul_per_sample(mc_uniform u)
 {
-    return 4.0 * MULTIPLY_RESULTS_PER_SAMPLE / mc_uniforms_per_call(u);
+    const unsigned per_call = mc_uniforms_per_call(u);
+    const double calls = (double)((MC_STREAM_SAMPLES + per_call - 1) / per_call);
+    return 4.0 * MULTIPLY_RESULTS_PER_SAMPLE * calls / (double)MC_STREAM_SAMPLES;
 }
 
 static void work_fused(void *job) { mc_fused_run((mc_fused_job *)job); }
@@ -172,9 +186,9 @@ static double bench_fused(table *t, const mc_problem *p, mc_uniform u, mc_genera
     char config[48];
     snprintf(config, sizeof config, "%s %s %s %d blk/SM", mc_integrand_name(p->integrand),
              g == MC_GENERATOR_COUNTER ? "counter" : "state",
-             mc_uniform_name((mc_uniform)u), mc_fused_plan(blocks_per_sm, p->samples)
+             mc_uniform_name((mc_uniform)u), mc_fused_plan(u, blocks_per_sm, p->samples)
                                                            .blocks_per_sm);
-    add_row_mul(t, "fused", config, p->samples, 0.0, tm, mul_per_sample(u));
+    add_row(t, "fused", config, p->samples, 0.0, tm, mul_per_sample(u));
     mc_fused_destroy(&job);
     return tm.median_ms;
 }
@@ -202,13 +216,15 @@ static double bench_library(table *t, const mc_problem *p, int *ok)
         mc_library_run(&job);
         *ok &= check_run("2 cuRAND host + CUB", p, job.result);
         const tut_timing tm = time_work(work_library, &job);
-        add_row(t, "library", config, p->samples, 0.0, tm);
+        add_row(t, "library", config, p->samples, 0.0, tm, MULTIPLY_RESULTS_PER_SAMPLE);
         if (tm.median_ms < best_ms)
             best_ms = tm.median_ms;
         if (k == TUT_COUNT(chunk_logs) - 1 || chunk >= p->samples) {
             /* the two halves alone, on DRAM-sized chunks */
-            add_row(t, "generator only", config, job.chunk, 0.0, time_work(work_generate, &job));
-            add_row(t, "CUB reduce only", config, job.chunk, 0.0, time_work(work_reduce, &job));
+            add_row(t, "generator only", config, job.chunk, 0.0, time_work(work_generate, &job),
+                    MULTIPLY_RESULTS_PER_SAMPLE);
+            add_row(t, "CUB reduce only", config, job.chunk, 0.0, time_work(work_reduce, &job),
+                    0.0);
         }
         mc_library_destroy(&job);
     }
@@ -238,12 +254,12 @@ static void bench_states(table *t, const mc_problem *p, int *ok)
     mc_states_sample(&job);
     *ok &= check_run("1 curand states", &q, job.result);
     const tut_timing sample = time_work(work_sample, &job);
-    add_row(t, "states", "sample + reduce", ns, setup.median_ms, sample);
+    add_row(t, "states", "sample + reduce", ns, setup.median_ms, sample, 0.0); /* XORWOW */
     tut_timing both = sample;
     both.median_ms += setup.median_ms;
     both.min_ms += setup.min_ms;
     both.max_ms += setup.max_ms;
-    add_row(t, "states", "setup + sample + reduce", ns, 0.0, both);
+    add_row(t, "states", "setup + sample + reduce", ns, 0.0, both, 0.0);
     mc_states_destroy(&job);
 }
 
@@ -258,7 +274,7 @@ static void write_roofline(const table *t, const char *outdir, unsigned long lon
     tut_csv *csv = tut_roofline_csv_open(outdir, "roofline.csv");
     tut_csv_comment(csv, "%llu samples of the benchmark's integrand; ops: multiply results, %.0f "
                          "per sample (a high and a low half count one each; the best fused "
-                         "kernel: %.0f); bytes: DRAM traffic",
+                         "kernel: %.4g); bytes: DRAM traffic",
                     n, MULTIPLY_RESULTS_PER_SAMPLE, fused_mul);
     const double ops = MULTIPLY_RESULTS_PER_SAMPLE * (double)n;
     const tut_roofline_point points[] = {
@@ -275,7 +291,7 @@ static void write_roofline(const table *t, const char *outdir, unsigned long lon
          .op_unit = "mul", .seconds = library_ms * 1e-3, .memory = &t->dram,
          .compute = &t->wide},
     };
-    printf("== roofline (ops: multiply results, %.0f per sample; the best fused kernel %.0f)\n",
+    printf("== roofline (ops: multiply results, %.0f per sample; the best fused kernel %.4g)\n",
            MULTIPLY_RESULTS_PER_SAMPLE, fused_mul);
     for (int k = 0; k < TUT_COUNT(points); ++k) {
         tut_roofline_csv_row(csv, &points[k]);
@@ -306,28 +322,35 @@ int bench(const options *o)
                            "of_ceiling: multiply results/s (gsps x mul_per_sample) / the multiply "
                            "ceiling's; of_philox, of_philox_sum: gsps / the samples/s of Philox "
                            "alone, of Philox + conversion + sum, four samples a Philox call "
-                           "(multiply_ceiling.csv); mul_per_sample: 10, or 8 where a call gives "
-                           "five (packed)",
+                           "(multiply_ceiling.csv); mul_per_sample: Philox's multiply results a "
+                           "sample, 10, or 8.008 where a call gives five (packed; a 1024-sample "
+                           "stream's last call gives four), empty where there are none (XORWOW, "
+                           "CUB alone)",
                     BATCHES);
 
     const double best_library_ms = bench_library(&t, &p, &ok);
 
     /* 3: the fused kernel, both generators and conversions, 1, 2, 4 and the most blocks per SM
-     * that fit (mc_config.c); the entries that do not fit are noted and skipped. */
-    const mc_launch most = mc_fused_plan(0, n);
-    printf("== 3 fused Philox (at most %d blocks of %d threads per SM of %s, limited by %s)\n",
-           most.blocks_per_sm, MC_FUSED_THREADS, gpu, most.limiter);
-    int sweep[4], skipped = 0;
-    const int entries = mc_fused_sweep(most.blocks_per_sm, sweep, &skipped);
-    if (skipped)
-        printf("  %d of the sweep's 1, 2, 4 blocks per SM do not fit an SM of %s: skipped\n",
-               skipped, gpu);
+     * that fit (mc_config.c); the entries that do not fit are noted and skipped. Packed has a
+     * kernel of its own, so its own most. */
     double best_fused_ms = INFINITY, state_curand_ms = INFINITY;
     int best_u = 0, best_g = 0, best_bps = 0;
     for (int g = 0; g < MC_GENERATOR_COUNT; ++g) {
         for (int u = 0; u < MC_UNIFORM_COUNT; ++u) {
             if (u == MC_UNIFORM_PACKED && g != MC_GENERATOR_COUNTER)
                 continue; /* packed: counter only */
+            const mc_launch most = mc_fused_plan((mc_uniform)u, 0, n);
+            if (g == 0 && u == 0)
+                printf("== 3 fused Philox (at most %d blocks of %d threads per SM of %s, limited "
+                       "by %s)\n", most.blocks_per_sm, MC_FUSED_THREADS, gpu, most.limiter);
+            else if (u == MC_UNIFORM_PACKED)
+                printf("  packed, a kernel of its own: at most %d blocks per SM (limited by %s)\n",
+                       most.blocks_per_sm, most.limiter);
+            int sweep[4], skipped = 0;
+            const int entries = mc_fused_sweep(most.blocks_per_sm, sweep, &skipped);
+            if (skipped && g == 0 && u == 0)
+                printf("  %d of the sweep's 1, 2, 4 blocks per SM do not fit an SM of %s: "
+                       "skipped\n", skipped, gpu);
             for (int k = 0; k < entries; ++k) {
                 const double ms =
                     bench_fused(&t, &p, (mc_uniform)u, (mc_generator)g, sweep[k], &ok);
@@ -393,13 +416,16 @@ int bench(const options *o)
            "(min-max)", "G samples/s", "ceiling");
     for (int i = 0; i < t.count; ++i) {
         const row *r = &t.rows[i];
-        printf("%-16s %-26s %14llu %10.3f (%8.3f-%8.3f) %12.2f %7.0f%%\n", r->variant, r->config,
-               r->samples, r->t.median_ms, r->t.min_ms, r->t.max_ms, r->gsps,
-               100.0 * r->gsps / t.ceiling_gsps);
+        char ceiling[16] = "       -";
+        if (r->mul_per_sample > 0)
+            snprintf(ceiling, sizeof ceiling, "%7.0f%%", 100.0 * of_ceiling(&t, r));
+        printf("%-16s %-26s %14llu %10.3f (%8.3f-%8.3f) %12.2f %s\n", r->variant, r->config,
+               r->samples, r->t.median_ms, r->t.min_ms, r->t.max_ms, r->gsps, ceiling);
     }
     /* The chapter's story in a few bars (plots/throughput.gp). */
     tut_csv *summary = tut_csv_open(o->outdir, "summary.csv", "label,gsps");
-    tut_csv_row(summary, "multiply ceiling (measured),%.2f", t.ceiling_gsps);
+    tut_csv_row(summary, "multiply ceiling (measured; 10 multiplies a sample),%.2f",
+                t.ceiling_gsps);
     for (int i = 0; i < t.count; ++i) {
         const row *r = &t.rows[i];
         const double ms = r->t.median_ms;
@@ -421,23 +447,23 @@ int bench(const options *o)
     printf("fused, cuRAND state API + curand_uniform4: %.2f G samples/s = %.2fx the library\n",
            (double)n / state_curand_ms / 1e6, best_library_ms / state_curand_ms);
     const double best_mul = mul_per_sample((mc_uniform)best_u);
+    const long long best_blocks = mc_fused_plan((mc_uniform)best_u, best_bps, n).blocks;
     const double model_ms =
         (double)n * best_mul / (t.ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE) * 1e-6;
     printf("fused, best (%s, %s, %d blocks/SM): %.2f G samples/s = %.2fx the library = %.1f%% of "
-           "Philox alone's samples/s; %.0f multiply results a sample: %.0f%% of the multiply "
+           "Philox alone's samples/s; %.4g multiply results a sample: %.0f%% of the multiply "
            "ceiling\n",
            best_g ? "counter" : "state", mc_uniform_name((mc_uniform)best_u), best_bps, best_gsps,
            best_library_ms / best_fused_ms, 100.0 * best_gsps / t.philox_gsps[MC_PHILOX_ONLY],
            best_mul, 100.0 * model_ms / best_fused_ms);
     /* Predict, then measure: the multiplies alone at the measured rate, and the generator's
      * own loop (Philox + conversion + sum), against the fused kernel's time. */
-    printf("model: %llu samples x %.0f multiply results / %.0f G results/s = %.3f ms; Philox + "
+    printf("model: %llu samples x %.4g multiply results / %.0f G results/s = %.3f ms; Philox + "
            "conversion + sum alone: %.3f ms; measured %.3f ms (%.0f%%, %.0f%% of those)\n", n,
            best_mul, t.ceiling_gsps * MULTIPLY_RESULTS_PER_SAMPLE, model_ms,
            (double)n / t.philox_gsps[MC_PHILOX_UNIFORM_SUM] * 1e-6, best_fused_ms,
            100.0 * model_ms / best_fused_ms,
            100.0 * best_gsps / t.philox_gsps[MC_PHILOX_UNIFORM_SUM]);
-    write_roofline(&t, o->outdir, n, best_fused_ms, mc_fused_plan(best_bps, n).blocks, best_mul,
-                   best_library_ms);
+    write_roofline(&t, o->outdir, n, best_fused_ms, best_blocks, best_mul, best_library_ms);
     return ok;
 }

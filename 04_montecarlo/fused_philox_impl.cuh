@@ -136,11 +136,11 @@ static __device__ __forceinline__ void add_packed(uint4 r, unsigned count, mc_in
                                                   float a, float width, float sum[5],
                                                   float sq[5])
 {
-    add_samples(to_uniform4(r, MC_UNIFORM_SHIFTED), count < 4 ? count : 4, integrand, a, width,
-                sum, sq);
-    if (count > 4)
-        add_sample(mc_one_point(mc_fifth_mantissa(r.x, r.y, r.z)), integrand, a, width, &sum[4],
-                   &sq[4]);
+#pragma unroll
+    for (unsigned lane = 0; lane < 5; ++lane)
+        if (lane < count)
+            add_sample(mc_packed_uniform(r.x, r.y, r.z, r.w, lane), integrand, a, width,
+                       &sum[lane], &sq[lane]);
 }
 
 static __device__ __forceinline__ double2 sample_stream_packed(const mc_round_keys &keys,
@@ -206,10 +206,7 @@ static __device__ __forceinline__ void fused_body(const mc_problem p, const mc_r
         fused_body(p, keys, I, U, MC_GENERATOR_STATE, partials, stream_sums);
 #define FUSED_CASE(I)                                                                          \
     case I:                                                                                    \
-        if (uniform == MC_UNIFORM_PACKED) {                                                    \
-            fused_body(p, keys, I, MC_UNIFORM_PACKED, MC_GENERATOR_COUNTER, partials,          \
-                       stream_sums);                                                           \
-        } else if (uniform == MC_UNIFORM_BITS) {                                               \
+        if (uniform == MC_UNIFORM_BITS) {                                                      \
             FUSED_FOR_GENERATOR(I, MC_UNIFORM_BITS)                                            \
         } else if (uniform == MC_UNIFORM_SHIFTED) {                                            \
             FUSED_FOR_GENERATOR(I, MC_UNIFORM_SHIFTED)                                         \
@@ -233,16 +230,42 @@ __global__ void __launch_bounds__(MC_FUSED_THREADS)
     }
 }
 
-mc_launch mc_fused_plan(int blocks_per_sm, unsigned long long samples)
+/* The packed conversion in a kernel of its own: in the one above, its loop would set the register
+ * count of every path (a kernel's registers are those of its hungriest path), and on some GPUs
+ * cost the other conversions a block per SM. */
+#define PACKED_CASE(I)                                                                         \
+    case I:                                                                                    \
+        fused_body(p, keys, I, MC_UNIFORM_PACKED, MC_GENERATOR_COUNTER, partials,              \
+                   stream_sums);                                                               \
+        break;
+
+__global__ void __launch_bounds__(MC_FUSED_THREADS)
+    fused_packed_kernel(const mc_problem p, const __grid_constant__ mc_round_keys keys,
+                        double2 *partials, double2 *stream_sums)
 {
-    static tut_kernel_use use;
-    static int ready = 0;
-    if (!ready) {
-        use = tut_kernel_use_of((const void *)fused_philox_kernel, MC_FUSED_THREADS, 0);
-        ready = 1;
+    switch (p.integrand) {
+        PACKED_CASE(MC_INV)
+        PACKED_CASE(MC_SQUARE)
+        PACKED_CASE(MC_SIN)
+        PACKED_CASE(MC_CIRCLE)
+        PACKED_CASE(MC_ONE)
+    default: break;
     }
-    return mc_fused_launch(tut_current_device(), use.regs_per_thread, use.static_shared,
-                           blocks_per_sm, samples);
+}
+
+mc_launch mc_fused_plan(mc_uniform uniform, int blocks_per_sm, unsigned long long samples)
+{
+    static tut_kernel_use use[2];
+    static int ready[2] = {0, 0};
+    const int packed = uniform == MC_UNIFORM_PACKED;
+    if (!ready[packed]) {
+        const void *kernel =
+            packed ? (const void *)fused_packed_kernel : (const void *)fused_philox_kernel;
+        use[packed] = tut_kernel_use_of(kernel, MC_FUSED_THREADS, 0);
+        ready[packed] = 1;
+    }
+    return mc_fused_launch(tut_current_device(), use[packed].regs_per_thread,
+                           use[packed].static_shared, blocks_per_sm, samples);
 }
 
 void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
@@ -255,7 +278,7 @@ void mc_fused_create(mc_fused_job *job, const mc_problem *p, mc_uniform uniform,
     job->p = *p;
     job->uniform = uniform;
     job->generator = generator;
-    const mc_launch plan = mc_fused_plan(blocks_per_sm, p->samples);
+    const mc_launch plan = mc_fused_plan(uniform, blocks_per_sm, p->samples);
     if (plan.blocks < 1) {
         fprintf(stderr, "fused kernel: %s\n", plan.why);
         exit(1);
@@ -281,9 +304,13 @@ void mc_read_streams(const mc_fused_job *job, mc_pair *out)
 
 void mc_fused_run(mc_fused_job *job)
 {
-    fused_philox_kernel<<<job->blocks, MC_FUSED_THREADS>>>(job->p, mc_round_keys_of(job->p.seed),
-                                                            job->uniform, job->generator,
-                                                            job->partials, job->stream_sums);
+    if (job->uniform == MC_UNIFORM_PACKED)
+        fused_packed_kernel<<<job->blocks, MC_FUSED_THREADS>>>(
+            job->p, mc_round_keys_of(job->p.seed), job->partials, job->stream_sums);
+    else
+        fused_philox_kernel<<<job->blocks, MC_FUSED_THREADS>>>(
+            job->p, mc_round_keys_of(job->p.seed), job->uniform, job->generator, job->partials,
+            job->stream_sums);
     LAUNCH_CHECK();
     mc_reduce_partials(job->partials, job->blocks, job->result);
 }

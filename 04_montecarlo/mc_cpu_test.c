@@ -222,6 +222,32 @@ static uint32_t overlapping_fifth(uint32_t x, uint32_t y, uint32_t z)
     return (x + (y << 8) + (z << 18)) & 0x7fffffu; /* y shifted by 8: x's bit 8 and y's 0 meet */
 }
 
+/* A packed stream's (sum x^2, sum x^4) for x = u on [1, 2], written out here without
+ * mc_packed_uniform: the lanes, the words each reads, the tail, the order of the adds. */
+static mc_pair packed_squares_by_hand(unsigned long long seed, unsigned long long s, unsigned len)
+{
+    const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    float sum[5] = {0, 0, 0, 0, 0}, sq[5] = {0, 0, 0, 0, 0};
+    for (unsigned k = 0; 5 * k < len; ++k) {
+        const uint32_t counter[4] = {k, 0, (uint32_t)s, (uint32_t)(s >> 32)};
+        uint32_t r[4];
+        mc_philox4x32_10(counter, key, r);
+        const uint32_t mantissa[5] = {r[0] >> 9, r[1] >> 9, r[2] >> 9, r[3] >> 9,
+                                      (r[0] + (r[1] << 9) + (r[2] << 18)) & 0x7fffffu};
+        for (unsigned lane = 0; lane < 5 && 5 * k + lane < len; ++lane) {
+            const uint32_t bits = 0x3f800000u | mantissa[lane];
+            float u;
+            memcpy(&u, &bits, sizeof u);
+            const float f = u * u; /* x^2 at x = fmaf(1, u, 0) = u */
+            sum[lane] += f;
+            sq[lane] = fmaf(f, f, sq[lane]);
+        }
+    }
+    const mc_pair pair = {(double)(((sum[0] + sum[1]) + (sum[2] + sum[3])) + sum[4]),
+                          (double)(((sq[0] + sq[1]) + (sq[2] + sq[3])) + sq[4])};
+    return pair;
+}
+
 static int test_packed(void)
 {
     int ok = 1;
@@ -257,6 +283,31 @@ static int test_packed(void)
     printf("the check refuses a fifth made of the first uniform's bits, and one with y shifted "
            "by 8: %s\n", caught ? "ok" : "FAIL");
     ok &= caught;
+    /* The replay of packed streams against the same streams written out by hand (x^2 on [1, 2],
+     * exact on both sides): every tail length 1-11, a full stream, two streams. */
+    const unsigned lens[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1023, 1024};
+    const unsigned long long streams[] = {0, (1ull << 32) + 5};
+    int same = 1;
+    for (int i = 0; i < TUT_COUNT(streams); ++i)
+        for (int l = 0; l < TUT_COUNT(lens); ++l) {
+            const mc_problem p = {MC_SQUARE, 1.0, 2.0, 1ull << 20, 7};
+            mc_pair replay, tol;
+            mc_replay_stream(&p, MC_UNIFORM_PACKED, streams[i], lens[l], &replay, &tol);
+            const mc_pair hand = packed_squares_by_hand(7, streams[i], lens[l]);
+            same &= replay.sum == hand.sum && replay.sum_sq == hand.sum_sq && tol.sum == 0.0;
+        }
+    printf("packed replay = the streams written out by hand (x^2, 2 streams x 13 lengths): %s\n",
+           same ? "ok" : "FAIL");
+    ok &= same;
+    /* For 1/x the tolerance grows with every sample, the fifth lane's included. */
+    const mc_problem inv = {MC_INV, 1.0, 2.0, 1ull << 20, 7};
+    mc_pair pair, tol4, tol5;
+    mc_replay_stream(&inv, MC_UNIFORM_PACKED, 3, 4, &pair, &tol4);
+    mc_replay_stream(&inv, MC_UNIFORM_PACKED, 3, 5, &pair, &tol5);
+    const int grows = tol4.sum > 0.0 && tol5.sum > tol4.sum && tol5.sum_sq > tol4.sum_sq;
+    printf("1/x, packed: the fifth sample adds to the tolerance (%.3g -> %.3g): %s\n", tol4.sum,
+           tol5.sum, grows ? "ok" : "FAIL");
+    ok &= grows;
     return ok;
 }
 
@@ -498,13 +549,13 @@ typedef struct {
     const char *arch;
     int cc; /* 10 * major + minor of the oldest GPU that runs this code */
     int fused, reduce_values, reduce_partials, states_setup, states_sample, philox_only,
-        philox_sum;
+        philox_sum, fused_packed;
 } kernel_registers;
 
 static const kernel_registers compiled[] = {
-    {"sm_75", 75, 74, 28, 24, 63, 26, 40, 42},  {"sm_80", 80, 75, 26, 22, 31, 25, 30, 32},
-    {"sm_90", 90, 69, 24, 21, 31, 25, 30, 32},  {"sm_100", 100, 64, 24, 22, 31, 26, 30, 31},
-    {"sm_120", 120, 64, 26, 22, 40, 26, 38, 35},
+    {"sm_75", 75, 74, 28, 24, 63, 26, 40, 42, 62},  {"sm_80", 80, 75, 26, 22, 31, 25, 30, 32, 52},
+    {"sm_90", 90, 69, 24, 21, 31, 25, 30, 32, 52},  {"sm_100", 100, 64, 24, 22, 31, 26, 30, 31, 48},
+    {"sm_120", 120, 64, 26, 22, 40, 26, 38, 35, 48},
 };
 
 static const kernel_registers *native_build(const tut_device_info *dev)
@@ -543,6 +594,15 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
                      2ll * dev->sm_count);
     ok &= expect(gpu, "fused: 4096 samples, one block",
                  mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, 4096).blocks == 1);
+    /* packed's kernel of its own (fewer registers: it holds no state-API path) */
+    const mc_launch packed = mc_fused_launch(dev, k->fused_packed, BLOCK_SUM_SHARED, 0, n);
+    const int packed_best =
+        tut_test_most_blocks_per_sm(dev, MC_FUSED_THREADS, k->fused_packed, BLOCK_SUM_SHARED);
+    ok &= expect(gpu, "packed: the most blocks per SM that fit, on every SM",
+                 packed_best >= 1 && packed.blocks_per_sm == packed_best &&
+                     packed.blocks == (long long)packed_best * dev->sm_count);
+    ok &= expect(gpu, "packed: at least as many blocks per SM as the other conversions",
+                 packed.blocks_per_sm >= fused.blocks_per_sm);
     int sweep[4], skipped;
     const int entries = mc_fused_sweep(fused.blocks_per_sm, sweep, &skipped);
     char sweep_text[32] = "";
@@ -594,16 +654,16 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
     ok &= expect(gpu, "2^24 states fit",
                  mc_states_bench_samples(dev->total_bytes, (size_t)256 << 20) == 1ull << 24);
     if (print)
-        printf("  %-8s %-6s | %d x %3d = %4lld (%-9s) | %-8s | %5lld | %4d | %5lld\n", gpu, k->arch,
-           fused.blocks_per_sm, dev->sm_count, fused.blocks, fused.limiter, sweep_text,
-           reduce.blocks, partials, wide.blocks);
+        printf("  %-8s %-6s | %d x %3d = %4lld (%-9s) | %-8s | %6d | %5lld | %4d | %5lld\n", gpu,
+               k->arch, fused.blocks_per_sm, dev->sm_count, fused.blocks, fused.limiter,
+               sweep_text, packed.blocks_per_sm, reduce.blocks, partials, wide.blocks);
     return ok;
 }
 
 static int test_config(void)
 {
-    printf("  %-8s %-6s | %-27s | %-8s | %-6s | %-4s | %s\n", "GPU", "build",
-           "fused: per SM x SMs (2^32)", "sweep", "reduce", "sum", "ceiling");
+    printf("  %-8s %-6s | %-27s | %-8s | %-6s | %-5s | %-4s | %s\n", "GPU", "build",
+           "fused: per SM x SMs (2^32)", "sweep", "packed", "reduce", "sum", "ceiling");
     int ok = 1;
     for (int i = 0; i < tut_gpu_profile_count(); ++i) {
         const tut_device_info *dev = tut_gpu_profile_at(i);

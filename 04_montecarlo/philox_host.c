@@ -37,11 +37,11 @@ void mc_philox4x32_10(const uint32_t counter[4], const uint32_t key[2], uint32_t
 /* Uniform `lane` (0..3, or 4 for packed's fifth) of a Philox call's words r. */
 static float to_uniform(const uint32_t r[4], unsigned lane, mc_uniform kind)
 {
-    if (lane == 4)
-        return mc_one_point(mc_fifth_mantissa(r[0], r[1], r[2]));
-    return kind == MC_UNIFORM_BITS                                  ? mc_uniform_bits(r[lane])
-           : kind == MC_UNIFORM_SHIFTED || kind == MC_UNIFORM_PACKED ? mc_uniform_shifted(r[lane])
-                                                                    : mc_uniform_curand(r[lane]);
+    if (kind == MC_UNIFORM_PACKED)
+        return mc_packed_uniform(r[0], r[1], r[2], r[3], lane);
+    return kind == MC_UNIFORM_BITS      ? mc_uniform_bits(r[lane])
+           : kind == MC_UNIFORM_SHIFTED ? mc_uniform_shifted(r[lane])
+                                        : mc_uniform_curand(r[lane]);
 }
 
 /* One float ulp of |x| (the spacing of floats at x). */

@@ -29,9 +29,9 @@ typedef enum {
     MC_UNIFORM_COUNT
 } mc_uniform;
 #define MC_UNIFORM_CHOICES "curand|bits|shifted|packed"
-/* The conversions of one 32-bit word each (all but packed): what cuRAND's state API path and
+/* The conversions of one 32-bit word each (all before packed): what cuRAND's state API path and
  * its exercise take. Packed runs on the counter generator only. */
-#define MC_UNIFORM_PER_WORD 3
+#define MC_UNIFORM_PER_WORD ((int)MC_UNIFORM_PACKED)
 
 /* One stream's (sum f, sum f^2): its float lane sums, converted to double (exactly). The fused
  * kernel can write one per stream, and the self-test compares them with the CPU replay's. */
@@ -94,7 +94,8 @@ MC_HD float mc_uniform_shifted(uint32_t r)
  * from below. So with everything else fixed, each of the 2^23 mantissas comes from exactly one
  * choice of those 23 bits (mc_cpu_test checks it): if Philox's bits are independent and
  * uniform, so are the five uniforms. One Philox call then gives five samples, not four: 8
- * multiply results a sample instead of 10, for two shifts, two adds and a mask (LEA, LEA, LOP3). */
+ * multiply results a sample instead of 10, for four integer instructions a call (two LEAs, a
+ * mask and the exponent's OR, where each shifted uniform takes one LEA.HI). */
 MC_HD uint32_t mc_fifth_mantissa(uint32_t x, uint32_t y, uint32_t z)
 {
     return (x + (y << 9) + (z << 18)) & 0x7fffffu;
@@ -104,6 +105,14 @@ MC_HD uint32_t mc_fifth_mantissa(uint32_t x, uint32_t y, uint32_t z)
 MC_HD unsigned mc_uniforms_per_call(mc_uniform uniform)
 {
     return uniform == MC_UNIFORM_PACKED ? 5u : 4u;
+}
+
+/* Packed uniform `lane` (0..4) of a Philox call's words x, y, z, w: the shifted conversion of
+ * each word, then the fifth. The kernel and the CPU replay both take their numbers from here. */
+MC_HD float mc_packed_uniform(uint32_t x, uint32_t y, uint32_t z, uint32_t w, unsigned lane)
+{
+    const uint32_t word = lane == 0 ? x : lane == 1 ? y : lane == 2 ? z : w;
+    return lane < 4 ? mc_uniform_shifted(word) : mc_one_point(mc_fifth_mantissa(x, y, z));
 }
 
 MC_HD float mc_uniform_bits(uint32_t r)

@@ -70,8 +70,9 @@ void mc_fused_run(mc_fused_job *job);
 void mc_fused_destroy(mc_fused_job *job);
 /* Each stream's (sum f, sum f^2) of the last run, into out[mc_stream_count(samples)]. */
 void mc_read_streams(const mc_fused_job *job, mc_pair *out);
-/* The fused kernel's launch on this GPU for `samples` (mc_config.h). */
-mc_launch mc_fused_plan(int blocks_per_sm, unsigned long long samples);
+/* The fused kernel's launch on this GPU for `samples` (mc_config.h): packed's kernel, or the
+ * other conversions'. */
+mc_launch mc_fused_plan(mc_uniform uniform, int blocks_per_sm, unsigned long long samples);
 
 /* ---- ceiling.cu: the generator's own ceilings, closer to what the fused kernel does. Philox
  * alone (its four words XORed together), and Philox + the bits conversion + the sum of the
