@@ -13,7 +13,7 @@
 #include "driver.h"
 #include "variants.h"
 
-#define TABLE_ROWS 64
+#define TABLE_ROWS 96
 #define WARMUP 2
 #define BATCHES 7 /* of about 2 ms or more each (tut_time_gpu_batched picks the calls) */
 /* Multiply results per sample in Philox4x32-10: 10 rounds x 2 words x (high + low) / 4 samples;
@@ -330,7 +330,7 @@ int bench(const options *o)
 
     const double best_library_ms = bench_library(&t, &p, &ok);
 
-    /* 3: the fused kernel, both generators and conversions, 1, 2, 4 and the most blocks per SM
+    /* 3: the fused kernel, both generators and conversions, 1, 2, 3, 4 and the most blocks per SM
      * that fit (mc_config.c); the entries that do not fit are noted and skipped. Packed has a
      * kernel of its own, so its own most. */
     double best_fused_ms = INFINITY, state_curand_ms = INFINITY;
@@ -346,10 +346,10 @@ int bench(const options *o)
             else if (u == MC_UNIFORM_PACKED)
                 printf("  packed, a kernel of its own: at most %d blocks per SM (limited by %s)\n",
                        most.blocks_per_sm, most.limiter);
-            int sweep[4], skipped = 0;
+            int sweep[5], skipped = 0;
             const int entries = mc_fused_sweep(most.blocks_per_sm, sweep, &skipped);
             if (skipped && g == 0 && u == 0)
-                printf("  %d of the sweep's 1, 2, 4 blocks per SM do not fit an SM of %s: "
+                printf("  %d of the sweep's 1, 2, 3, 4 blocks per SM do not fit an SM of %s: "
                        "skipped\n", skipped, gpu);
             for (int k = 0; k < entries; ++k) {
                 const double ms =

@@ -40,12 +40,12 @@ mc_launch mc_fused_launch(const tut_device_info *dev, int regs_per_thread, size_
     return plan;
 }
 
-int mc_fused_sweep(int max_per_sm, int entries[4], int *skipped)
+int mc_fused_sweep(int max_per_sm, int entries[5], int *skipped)
 {
-    const int candidates[] = {1, 2, 4};
+    const int candidates[] = {1, 2, 3, 4};
     int count = 0;
     *skipped = 0;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
         if (candidates[k] > max_per_sm)
             ++*skipped;
         else if (candidates[k] < max_per_sm)

@@ -43,10 +43,10 @@ mc_launch mc_full_wave(const tut_device_info *dev, int threads, int regs_per_thr
 mc_launch mc_fused_launch(const tut_device_info *dev, int regs_per_thread, size_t static_shared,
                           int requested_per_sm, unsigned long long samples);
 
-/* The benchmark's blocks-per-SM sweep for the fused kernel: 1, 2, 4 and the most that fit,
- * those that fit, each once, ascending. Returns the count (at most 4); *skipped gets how many of
- * 1, 2, 4 did not fit (the program notes each). */
-int mc_fused_sweep(int max_per_sm, int entries[4], int *skipped);
+/* The benchmark's blocks-per-SM sweep for the fused kernel: 1, 2, 3, 4 and the most that fit,
+ * those that fit, each once, ascending. Returns the count (at most 5); *skipped gets how many of
+ * 1, 2, 3, 4 did not fit (the program notes each). */
+int mc_fused_sweep(int max_per_sm, int entries[5], int *skipped);
 
 /* Threads of the one block that adds the partial sums: the largest multiple of the warp size,
  * at most MC_PARTIALS_MAX_THREADS, that fits. 0 if not even one warp fits. */

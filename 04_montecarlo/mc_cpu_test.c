@@ -603,7 +603,7 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
                      packed.blocks == (long long)packed_best * dev->sm_count);
     ok &= expect(gpu, "packed: at least as many blocks per SM as the other conversions",
                  packed.blocks_per_sm >= fused.blocks_per_sm);
-    int sweep[4], skipped;
+    int sweep[5], skipped;
     const int entries = mc_fused_sweep(fused.blocks_per_sm, sweep, &skipped);
     char sweep_text[32] = "";
     for (int e = 0; e < entries; ++e) {
@@ -613,14 +613,14 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
                  e ? "," : "", sweep[e]);
     }
     ok &= expect(gpu, "sweep ends at the most that fit", sweep[entries - 1] == best);
-    const int candidates[] = {1, 2, 4};
+    const int candidates[] = {1, 2, 3, 4};
     int too_many = 0;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 4; ++c) {
         int kept = 0;
         for (int e = 0; e < entries; ++e)
             kept |= sweep[e] == candidates[c];
         too_many += candidates[c] > best;
-        ok &= expect(gpu, "sweep: 1, 2 and 4 kept where they fit", kept == (candidates[c] <= best));
+        ok &= expect(gpu, "sweep: 1, 2, 3 and 4 kept where they fit", kept == (candidates[c] <= best));
     }
     ok &= expect(gpu, "sweep: the others counted as skipped", skipped == too_many);
 
