@@ -232,14 +232,17 @@ __global__ void __launch_bounds__(MC_FUSED_THREADS)
 
 /* The packed conversion in a kernel of its own: in the one above, its loop would set the register
  * count of every path (a kernel's registers are those of its hungriest path), and on some GPUs
- * cost the other conversions a block per SM. */
+ * cost the other conversions a block per SM. "At least 3 blocks of 256 per SM" in its launch
+ * bounds lets the compiler spend up to 80 registers a thread (78 on sm_90): without it the
+ * compiler chose 52, and that code ran slower at every grid on an H200 (appendix, "Five samples
+ * a Philox call"). The grid still comes from the GPU's limits (mc_fused_plan). */
 #define PACKED_CASE(I)                                                                         \
     case I:                                                                                    \
         fused_body(p, keys, I, MC_UNIFORM_PACKED, MC_GENERATOR_COUNTER, partials,              \
                    stream_sums);                                                               \
         break;
 
-__global__ void __launch_bounds__(MC_FUSED_THREADS)
+__global__ void __launch_bounds__(MC_FUSED_THREADS, 3)
     fused_packed_kernel(const mc_problem p, const __grid_constant__ mc_round_keys keys,
                         double2 *partials, double2 *stream_sums)
 {
