@@ -90,7 +90,7 @@ tour_goal("05 FP32 SGEMM 4096^3, pipelined" 05_matmul variants_4096.csv pct_cubl
           variant=pipelined m=4096)
 tour_goal("05 TF32 4096^3, wgmma" 05_matmul variants_4096.csv pct_cublas GE 100
           variant=wgmma_tf32 m=4096)
-tour_goal("04 Monte Carlo 2^32 samples of 1/x, fused, of Philox alone" 04_montecarlo
+tour_goal("04 Monte Carlo 2^32 samples of 1/x, fused, samples/s of Philox alone's" 04_montecarlo
           throughput.csv of_philox GE 0.85 variant=fused "config=inv .*" samples=4294967296)
 tour_goal("06 streams 20M add, depth-first 16 equal chunks x 4 streams" 06_streams variants.csv
           ratio_to_bound LE 1.10 kernel=add variant=depth chunks=16 streams=4)
