@@ -6,7 +6,8 @@
  * Why Philox and not the per-thread XORWOW states of variant 1: a counter-based generator's
  * "state" is just (key, counter). Stream s starts by setting the counter's upper half to s,
  * three integer operations, instead of XORWOW's jump-ahead through matrix tables, so a thread
- * can start a fresh, independent stream whenever it likes. Each Philox call gives 4 uniforms.
+ * can start a fresh, independent stream whenever it likes. Each Philox call gives 4 uniforms
+ * (5 with the packed conversion, streams.h).
  * streams.h says how the samples map to streams, so the CPU can replay them (philox_host.c). */
 #include "fused_philox_impl.cuh"
 

@@ -348,9 +348,9 @@ int bench(const options *o)
                        most.blocks_per_sm, most.limiter);
             int sweep[5], skipped = 0;
             const int entries = mc_fused_sweep(most.blocks_per_sm, sweep, &skipped);
-            if (skipped && g == 0 && u == 0)
-                printf("  %d of the sweep's 1, 2, 3, 4 blocks per SM do not fit an SM of %s: "
-                       "skipped\n", skipped, gpu);
+            if (skipped && ((g == 0 && u == 0) || u == MC_UNIFORM_PACKED))
+                printf("  %d of the sweep's 1, 2, 3, 4 blocks per SM do not fit an SM of %s%s: "
+                       "skipped\n", skipped, gpu, u == MC_UNIFORM_PACKED ? " (packed)" : "");
             for (int k = 0; k < entries; ++k) {
                 const double ms =
                     bench_fused(&t, &p, (mc_uniform)u, (mc_generator)g, sweep[k], &ok);

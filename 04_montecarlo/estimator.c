@@ -56,8 +56,8 @@ const char *mc_range_problem(mc_integrand which, double a, double b)
 
 /* The bias of float sampling for 1/x on [a, b] (same sign, 0 outside): the samples are
  * x = fmaf(w, u, a) in float, with a and w = b - a rounded to float and u on a grid of steps
- * 2^-23 (the bits, shifted and packed uniforms) or offset by 2^-33 (curand's r 2^-32 + 2^-33: taken as
- * a grid of steps 2^-32; its rounding to float is to nearest, which moves no mean to first
+ * 2^-23 (the bits, shifted and packed uniforms) or offset by 2^-33 (curand's r 2^-32 + 2^-33:
+ * taken as a grid of steps 2^-32; its rounding to float is to nearest, which moves no mean to first
  * order), so they integrate 1/x over the float range [a', a' + w'] on that grid instead of over
  * [a, b]:
  *   ends moved by rounding: |a' - a| / |a| + |a' + w' - b| / |b|;

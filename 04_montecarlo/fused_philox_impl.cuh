@@ -1,5 +1,6 @@
 /* The machinery of variant 3 (3_fused_philox.cu): the uniforms, the float lanes, the
- * stateless counter loop, the kernel and its host launcher. Included by exactly one file:
+ * stateless counter loops, the two kernels (the packed conversion has its own) and their host
+ * launcher. Included by exactly one file:
  * 3_fused_philox.cu, which then defines sample_stream() (the exercise asks you to write it;
  * exercise/3_fused_philox.cu includes this same file). */
 #ifndef MONTECARLO_FUSED_PHILOX_IMPL_CUH
@@ -12,6 +13,7 @@
 #include "block_reduce.cuh"
 #include "variants.h"
 
+/* The conversions of one word each (packed, five a call, has a kernel of its own). */
 static __device__ __forceinline__ float4 to_uniform4(uint4 r, mc_uniform uniform)
 {
     if (uniform == MC_UNIFORM_CURAND) /* what curand_uniform4 does */
@@ -133,16 +135,19 @@ static __device__ __forceinline__ double2 sample_stream_counter(const mc_round_k
 /* The packed conversion (streams.h): five uniforms a call, in five float lanes; the first four
  * are the shifted ones. Counter generator only. The CPU replay adds in the same order. */
 static __device__ __forceinline__ void add_packed(uint4 r, unsigned count, mc_integrand integrand,
-                                                  float a, float width, float sum[5],
-                                                  float sq[5])
+                                                  float a, float width,
+                                                  float sum[MC_PACKED_PER_CALL],
+                                                  float sq[MC_PACKED_PER_CALL])
 {
 #pragma unroll
-    for (unsigned lane = 0; lane < 5; ++lane)
+    for (unsigned lane = 0; lane < MC_PACKED_PER_CALL; ++lane)
         if (lane < count)
             add_sample(mc_packed_uniform(r.x, r.y, r.z, r.w, lane), integrand, a, width,
                        &sum[lane], &sq[lane]);
 }
 
+/* Stream s through the counter loop, five uniforms a call: len / 5 full calls, then one call of
+ * which the first len % 5 count (every full stream: 1024 = 204 x 5 + 4). */
 static __device__ __forceinline__ double2 sample_stream_packed(const mc_round_keys &keys,
                                                                unsigned long long s,
                                                                unsigned len,
@@ -150,15 +155,16 @@ static __device__ __forceinline__ double2 sample_stream_packed(const mc_round_ke
                                                                float width)
 {
     const unsigned s_lo = (unsigned)s, s_hi = (unsigned)(s >> 32);
-    float sum[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, sq[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    const unsigned calls = len / 5;
+    float sum[MC_PACKED_PER_CALL] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    float sq[MC_PACKED_PER_CALL] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    const unsigned calls = len / MC_PACKED_PER_CALL;
 #pragma unroll 4
     for (unsigned k = 0; k < calls; ++k)
         add_packed(philox_with_round_keys(make_uint4(k, 0, s_lo, s_hi), keys), 5, integrand, a,
                    width, sum, sq);
-    if (len % 5 != 0) /* 1024 = 204 x 5 + 4: every full stream ends with four of a call's five */
-        add_packed(philox_with_round_keys(make_uint4(calls, 0, s_lo, s_hi), keys), len % 5,
-                   integrand, a, width, sum, sq);
+    if (len % MC_PACKED_PER_CALL != 0)
+        add_packed(philox_with_round_keys(make_uint4(calls, 0, s_lo, s_hi), keys),
+                   len % MC_PACKED_PER_CALL, integrand, a, width, sum, sq);
     return make_double2((double)(((sum[0] + sum[1]) + (sum[2] + sum[3])) + sum[4]),
                         (double)(((sq[0] + sq[1]) + (sq[2] + sq[3])) + sq[4]));
 }
@@ -230,12 +236,13 @@ __global__ void __launch_bounds__(MC_FUSED_THREADS)
     }
 }
 
-/* The packed conversion in a kernel of its own: in the one above, its loop would set the register
- * count of every path (a kernel's registers are those of its hungriest path), and on some GPUs
- * cost the other conversions a block per SM. "At least 3 blocks of 256 per SM" in its launch
- * bounds lets the compiler spend up to 80 registers a thread (78 on sm_90): without it the
- * compiler chose 52, and that code ran slower at every grid on an H200 (appendix, "Five samples
- * a Philox call"). The grid still comes from the GPU's limits (mc_fused_plan). */
+/* The packed conversion in a kernel of its own, with launch bounds of its own; the kernel above
+ * keeps its registers (a kernel's count is its hungriest path's). Naming a minimum of blocks per
+ * SM in the launch bounds changes how the compiler spends registers: with none it chose 52 for
+ * this loop, with one 76-78, and the 52-register code ran slower at every grid on an H200; the
+ * minimum of 3 also caps the count at 80, so 3 blocks of 256 fit an SM of every GPU of
+ * common/gpu_table.h (appendix, "Five samples a Philox call"). The grid still comes from the
+ * GPU's limits (mc_fused_plan). */
 #define PACKED_CASE(I)                                                                         \
     case I:                                                                                    \
         fused_body(p, keys, I, MC_UNIFORM_PACKED, MC_GENERATOR_COUNTER, partials,              \

@@ -9,7 +9,8 @@
  *   replay_power  the self-test's stream-by-stream replay check catches a stream drawn twice and
  *              a dropped sample, on the very problems `montecarlo --check` runs
  *   ranges     the option checks (b <= a, 0 inside 1/x's range, ...)
- *   config     every launch choice on every GPU of common/gpu_table.h */
+ *   config     every launch choice on every GPU of common/gpu_table.h
+ *   registers  prints the table's fused-kernel registers (tests/registers_match.cmake) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -594,7 +595,8 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
                      2ll * dev->sm_count);
     ok &= expect(gpu, "fused: 4096 samples, one block",
                  mc_fused_launch(dev, k->fused, BLOCK_SUM_SHARED, 0, 4096).blocks == 1);
-    /* packed's kernel of its own (launch bounds of at least 3 blocks of 256: 80 registers at most) */
+    /* packed's kernel of its own (launch bounds of at least 3 blocks of 256: 80 registers or
+     * fewer) */
     const mc_launch packed = mc_fused_launch(dev, k->fused_packed, BLOCK_SUM_SHARED, 0, n);
     const int packed_best =
         tut_test_most_blocks_per_sm(dev, MC_FUSED_THREADS, k->fused_packed, BLOCK_SUM_SHARED);
@@ -620,7 +622,8 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
         for (int e = 0; e < entries; ++e)
             kept |= sweep[e] == candidates[c];
         too_many += candidates[c] > best;
-        ok &= expect(gpu, "sweep: 1, 2, 3 and 4 kept where they fit", kept == (candidates[c] <= best));
+        ok &= expect(gpu, "sweep: 1, 2, 3 and 4 kept where they fit",
+                     kept == (candidates[c] <= best));
     }
     ok &= expect(gpu, "sweep: the others counted as skipped", skipped == too_many);
 
@@ -658,6 +661,16 @@ static int check_gpu(const tut_device_info *dev, const kernel_registers *k, int 
                k->arch, fused.blocks_per_sm, dev->sm_count, fused.blocks, fused.limiter,
                sweep_text, packed.blocks_per_sm, reduce.blocks, partials, wide.blocks);
     return ok;
+}
+
+/* The table's fused-kernel registers, one line per architecture, for
+ * tests/registers_match.cmake to compare with the built program's. */
+static int print_registers(void)
+{
+    for (int k = 0; k < TUT_COUNT(compiled); ++k)
+        printf("%s fused %d packed %d\n", compiled[k].arch, compiled[k].fused,
+               compiled[k].fused_packed);
+    return 1;
 }
 
 static int test_config(void)
@@ -708,9 +721,11 @@ int main(int argc, char **argv)
         ok = test_sampling();
     else if (!strcmp(group, "config"))
         ok = test_config();
+    else if (!strcmp(group, "registers"))
+        ok = print_registers();
     else {
-        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|wide_range|philox|packed|"
-                        "replay|replay_power|ranges|sampling|config\n");
+        fprintf(stderr, "usage: montecarlo_cpu_test exact|estimator|reference|wide_range|philox|"
+                        "packed|replay|replay_power|ranges|sampling|config|registers\n");
         return 2;
     }
     return tut_finish(ok);

@@ -42,7 +42,7 @@ typedef struct {
 /* Two ways to drive the same Philox streams on the GPU; both draw identical numbers. */
 typedef enum {
     MC_GENERATOR_STATE = 0, /* cuRAND's device API: curandStatePhilox4_32_10_t, curand4 */
-    MC_GENERATOR_COUNTER,   /* the bare function curand_Philox4x32_10 on a counter we build */
+    MC_GENERATOR_COUNTER,   /* Philox's rounds written out, on a counter we build */
     MC_GENERATOR_COUNT
 } mc_generator;
 #define MC_GENERATOR_CHOICES "state|counter"
@@ -59,7 +59,9 @@ MC_HD unsigned mc_stream_length(unsigned long long n, unsigned long long s)
     return (unsigned)(left < MC_STREAM_SAMPLES ? left : MC_STREAM_SAMPLES);
 }
 
-/* mc_uniform_shifted: the bits trick without its subtraction, 1.m, a uniform on [1, 2). The
+/* mc_one_point: the float 1.m for a 23-bit mantissa m, in [1, 2).
+ *
+ * mc_uniform_shifted: the bits trick without its subtraction, 1.m, a uniform on [1, 2). The
  * sample x = a + w (u - 1) is then one fmaf(w, u, a - w), with a - w rounded to float once per
  * launch: one floating-point instruction per sample fewer, on the pipe that the integer
  * multiplies also use (appendix, the tuning). Its samples differ from the bits mode's only by
@@ -89,22 +91,24 @@ MC_HD float mc_uniform_shifted(uint32_t r)
 /* Packed: the four shifted uniforms of a Philox call use the top 23 bits of each word and drop
  * 36 (the low 9 of each). A fifth uniform takes 23 of them: its mantissa is
  * (x + (y << 9) + (z << 18)) mod 2^23, with x, y, z the call's first three words. Read from the
- * lowest bit up, bit j of that sum is bit j of x (j < 9), of y (9 <= j < 18) or of z (j >= 18),
- * all of them bits no other uniform uses, XORed with bits of the other words and the carries
- * from below. So with everything else fixed, each of the 2^23 mantissas comes from exactly one
- * choice of those 23 bits (mc_cpu_test checks it): if Philox's bits are independent and
- * uniform, so are the five uniforms. One Philox call then gives five samples, not four: 8
- * multiply results a sample instead of 10, for four integer instructions a call (two LEAs, a
- * mask and the exponent's OR, where each shifted uniform takes one LEA.HI). */
+ * lowest bit up, bit j of that sum takes in bit j of x (j < 9), bit j - 9 of y (9 <= j < 18) or
+ * bit j - 18 of z (j >= 18: z's bits 0-4), each a bit no other uniform uses, added to bits the
+ * other uniforms use and to the carry from below. So with every other bit of the call fixed,
+ * each of the 2^23 mantissas comes from exactly one choice of those 23 bits (mc_cpu_test checks
+ * it): if Philox's bits are independent and uniform, so are the five uniforms. One Philox call
+ * then gives five samples, not four: 8 multiply results a sample instead of 10, for four
+ * integer instructions a call (two LEAs, a mask and the exponent's OR, where each shifted
+ * uniform takes one LEA.HI). */
 MC_HD uint32_t mc_fifth_mantissa(uint32_t x, uint32_t y, uint32_t z)
 {
     return (x + (y << 9) + (z << 18)) & 0x7fffffu;
 }
 
 /* Uniforms a Philox call gives under each conversion. */
+#define MC_PACKED_PER_CALL 5u
 MC_HD unsigned mc_uniforms_per_call(mc_uniform uniform)
 {
-    return uniform == MC_UNIFORM_PACKED ? 5u : 4u;
+    return uniform == MC_UNIFORM_PACKED ? MC_PACKED_PER_CALL : 4u;
 }
 
 /* Packed uniform `lane` (0..4) of a Philox call's words x, y, z, w: the shifted conversion of
