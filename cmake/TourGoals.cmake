@@ -8,20 +8,38 @@ cmake_policy(SET CMP0007 NEW)
 
 # tour_goal(<label> <chapter> <file> <column> <GE|LE> <goal> [<column>=<regex> ...])
 # The rows whose cells all match their regexes; of those, the largest value of <column> (GE:
-# the goal is a floor) or the smallest (LE: a ceiling).
+# the goal is a floor) or the smallest (LE: a ceiling). From this run's CSV where the chapter
+# ran; otherwise from each committed one that exists (docs/results/<chapter>, then its h200/
+# folder), each line naming the GPU its CSV names.
 function(tour_goal label chapter file column op goal)
   if("${status_${chapter}}" STREQUAL "PASS")
-    set(dir ${TOURDIR}/${chapter})
-    set(source "this run")
-  else()
-    set(dir ${RESULTS}/${chapter})
-    set(source "committed results")
-  endif()
-  if(NOT EXISTS ${dir}/${file})
-    message("  ${label}: no ${file} in ${source}")
+    tour_goal_in("${label}" ${TOURDIR}/${chapter}/${file} "this run" ${column} ${op} ${goal}
+                 ${ARGN})
     return()
   endif()
-  file(STRINGS ${dir}/${file} lines)
+  set(found FALSE)
+  foreach(dir ${RESULTS}/${chapter} ${RESULTS}/${chapter}/h200)
+    if(EXISTS ${dir}/${file})
+      set(found TRUE)
+      file(STRINGS ${dir}/${file} device_line REGEX "^# device: ")
+      string(REGEX REPLACE "^# device: ([^,]*).*" "\\1" device "${device_line}")
+      tour_goal_in("${label}" ${dir}/${file} "committed results, ${device}" ${column} ${op}
+                   ${goal} ${ARGN})
+    endif()
+  endforeach()
+  if(NOT found)
+    message("  ${label}: no ${file} in committed results")
+  endif()
+endfunction()
+
+# One CSV's best matching row against the goal, printed with its source.
+function(tour_goal_in label path source column op goal)
+  if(NOT EXISTS ${path})
+    message("  ${label}: no ${path} in ${source}")
+    return()
+  endif()
+  get_filename_component(file ${path} NAME)
+  file(STRINGS ${path} lines)
   set(header "")
   set(best "")
   foreach(line IN LISTS lines)
