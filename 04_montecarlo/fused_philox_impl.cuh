@@ -160,8 +160,8 @@ static __device__ __forceinline__ double2 sample_stream_packed(const mc_round_ke
     const unsigned calls = len / MC_PACKED_PER_CALL;
 #pragma unroll 4
     for (unsigned k = 0; k < calls; ++k)
-        add_packed(philox_with_round_keys(make_uint4(k, 0, s_lo, s_hi), keys), 5, integrand, a,
-                   width, sum, sq);
+        add_packed(philox_with_round_keys(make_uint4(k, 0, s_lo, s_hi), keys), MC_PACKED_PER_CALL,
+                   integrand, a, width, sum, sq);
     if (len % MC_PACKED_PER_CALL != 0)
         add_packed(philox_with_round_keys(make_uint4(calls, 0, s_lo, s_hi), keys),
                    len % MC_PACKED_PER_CALL, integrand, a, width, sum, sq);

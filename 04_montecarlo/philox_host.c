@@ -80,6 +80,7 @@ void mc_replay_stream(const mc_problem *p, mc_uniform uniform, unsigned long lon
     /* One float lane per uniform of a Philox call (four, or five packed), exactly as the
      * kernel. */
     const unsigned per_call = mc_uniforms_per_call(uniform);
+    const int packed = uniform == MC_UNIFORM_PACKED;
     float sum[5] = {0, 0, 0, 0, 0}, sq[5] = {0, 0, 0, 0, 0};
     double bound_sum[5] = {0, 0, 0, 0, 0}, bound_sq[5] = {0, 0, 0, 0, 0};
     for (unsigned k = 0; per_call * k < len; ++k) {
@@ -102,8 +103,8 @@ void mc_replay_stream(const mc_problem *p, mc_uniform uniform, unsigned long lon
     /* (lanes 0 + 1) + (2 + 3), then + lane 4 when packed */
     const float sum01 = sum[0] + sum[1], sum23 = sum[2] + sum[3], sum03 = sum01 + sum23;
     const float sq01 = sq[0] + sq[1], sq23 = sq[2] + sq[3], sq03 = sq01 + sq23;
-    pair->sum = (double)(per_call == 5 ? sum03 + sum[4] : sum03);
-    pair->sum_sq = (double)(per_call == 5 ? sq03 + sq[4] : sq03);
+    pair->sum = (double)(packed ? sum03 + sum[4] : sum03);
+    pair->sum_sq = (double)(packed ? sq03 + sq[4] : sq03);
     if (!tol)
         return;
     tol->sum = tol->sum_sq = 0.0;
@@ -115,8 +116,8 @@ void mc_replay_stream(const mc_problem *p, mc_uniform uniform, unsigned long lon
     const double b_sq = after_add(after_add(bound_sq[0] + bound_sq[1], sq01) +
                                       after_add(bound_sq[2] + bound_sq[3], sq23),
                                   sq03);
-    tol->sum = per_call == 5 ? after_add(b_sum + bound_sum[4], sum03 + sum[4]) : b_sum;
-    tol->sum_sq = per_call == 5 ? after_add(b_sq + bound_sq[4], sq03 + sq[4]) : b_sq;
+    tol->sum = packed ? after_add(b_sum + bound_sum[4], sum03 + sum[4]) : b_sum;
+    tol->sum_sq = packed ? after_add(b_sq + bound_sq[4], sq03 + sq[4]) : b_sq;
 }
 
 mc_sums mc_replay_streams(const mc_problem *p, mc_uniform uniform, mc_pair *out, mc_pair *tol)
