@@ -114,6 +114,49 @@ static __device__ __forceinline__ void barrier_wait(unsigned long long *bar, int
                  : "memory");
 }
 
+/* ---- Clusters: TF32's blocks run in pairs ------------------------------------------------ */
+
+/* This block's rank in its cluster (0 or 1), its cluster's index, and how many clusters run. */
+static __device__ __forceinline__ unsigned cluster_rank(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+static __device__ __forceinline__ int cluster_index(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
+    return (int)r;
+}
+static __device__ __forceinline__ int cluster_count(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(r));
+    return (int)r;
+}
+
+/* Every thread of both blocks of the pair: arrive (releasing what it wrote), then wait. */
+static __device__ __forceinline__ void cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release;\n\t"
+                 "barrier.cluster.wait.acquire;" ::: "memory");
+}
+
+/* Arrives on the barrier at bar's offset in the other block of the pair (mapa: that block's
+ * address of the same shared variable). What the arrival orders is this warp's reads of the
+ * stage by wgmma, complete at wgmma.wait_group, before the other block's TMA refills it. */
+static __device__ __forceinline__ void barrier_arrive_other(unsigned long long *bar,
+                                                            unsigned rank)
+{
+    asm volatile("{\n .reg .b32 remote;\n"
+                 " mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(
+                     shared_address(bar)),
+                 "r"(rank ^ 1)
+                 : "memory");
+}
+
 /* ---- TMA: one 2D tile, global to shared, completion counted on a barrier ------------------ */
 
 static __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map, int col,
@@ -122,6 +165,17 @@ static __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *ma
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(dst)),
                  "l"(map), "r"(col), "r"(row), "r"(shared_address(bar))
+                 : "memory");
+}
+
+/* tma_load into the same offset of both blocks of the pair, each block's barrier at bar's
+ * offset counting the bytes that land in it. */
+static __device__ __forceinline__ void tma_load_both(void *dst, const CUtensorMap *map, int col,
+                                                     int row, unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(shared_address(dst)),
+                 "l"(map), "r"(col), "r"(row), "r"(shared_address(bar)), "h"((unsigned short)3)
                  : "memory");
 }
 
@@ -230,19 +284,53 @@ static __device__ __forceinline__ void load_b_fragments(unsigned big[4][4], unsi
     }
 }
 
-/* The warpgroup's result into C: value i of column group j is wgmma row 16 w + l / 4 + 8 (i / 2)
- * (our column, through column_of_row) and wgmma column 8 j + 2 (l % 4) + i % 2 (our row). */
-static __device__ __forceinline__ void store_tile(const float d[64], float *C, size_t ldc, int M,
-                                                  int N, int row0, int col0, int warp, int lane)
+/* The warpgroup's result (rows 0 .. BM - 1, 64 columns of C) into C, through shared memory, 32
+ * rows at a time. wgmma leaves each thread two neighbouring rows of one column, and stores of
+ * single floats straight from there would fill each 32-byte sector of C half; so the
+ * warpgroup first writes the 32 rows to buf (rows of WGMMA_OUT_STRIDE = 66 floats: the 32
+ * lanes of one write land in 32 different banks), meets at its own barrier (warpgroup_sync),
+ * then each warp reads back one row of 64 floats, two neighbours a lane, and stores it whole.
+ * Value i of column group j is wgmma row 16 w + l / 4 + 8 (i / 2) (our column, through
+ * column_of_row) and wgmma column 8 j + 2 (l % 4) + i % 2 (our row). */
+static __device__ __forceinline__ void warpgroup_sync(int mg)
+{
+    asm volatile("bar.sync %0, 128;" ::"r"(1 + mg) : "memory"); /* barrier 0: __syncthreads */
+}
+
+template <int BM>
+static __device__ __forceinline__ void store_tile(const float *acc, float *C, size_t ldc, int M,
+                                                  int N, int row0, int col0, int mg, int warp,
+                                                  int lane, float *buf)
 {
 #pragma unroll
-    for (int j = 0; j < WGMMA_N / 8; ++j) {
+    for (int c = 0; c < BM / WGMMA_OUT_ROWS; ++c) { /* rows 32 c .. 32 c + 31 of the tile */
+        warpgroup_sync(mg); /* the previous rows have been read back */
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            const int row = row0 + 8 * j + 2 * (lane % 4) + i % 2;
-            const int col = col0 + column_of_row(warp, lane / 4 + 8 * (i / 2));
-            if (row < M && col < N)
-                C[(size_t)row * ldc + col] = d[4 * j + i];
+        for (int jj = 0; jj < WGMMA_OUT_ROWS / 8; ++jj) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int j = 4 * (c % 4) + jj, h = c / 4; /* acc + 64 h: rows 128 h .. */
+                const int row = 8 * jj + 2 * (lane % 4) + i % 2;
+                const int col = column_of_row(warp, lane / 4 + 8 * (i / 2));
+                buf[row * WGMMA_OUT_STRIDE + col] = acc[64 * h + 4 * j + i];
+            }
+        }
+        warpgroup_sync(mg);
+#pragma unroll
+        for (int k = 0; k < WGMMA_OUT_ROWS / 4; ++k) {
+            const int r = 4 * k + warp, col = col0 + 2 * lane, row = row0 + WGMMA_OUT_ROWS * c + r;
+            const float2 v = *(const float2 *)&buf[r * WGMMA_OUT_STRIDE + 2 * lane];
+            if (row >= M)
+                continue;
+            float *out = C + (size_t)row * ldc + col;
+            if (col + 1 < N && ldc % 2 == 0) {
+                *(float2 *)out = v;
+            } else {
+                if (col < N)
+                    out[0] = v.x;
+                if (col + 1 < N)
+                    out[1] = v.y;
+            }
         }
     }
 }
@@ -264,10 +352,18 @@ static __device__ __forceinline__ void tile_position(int t, int tiles_x, int til
 
 /* TERMS = 1: TF32 (wgmma_tf32), a = our A, which TMA rounds to TF32. TERMS = 3: 3xTF32,
  * a = a_big, a_small its small parts (split_kernel, both).
- * A persistent grid: each block computes tiles blockIdx.x, + gridDim.x, ... in turn. Its
- * copying thread runs ahead into the next tile while the multiplying warpgroups store the last
- * one, so no SM waits for a pipeline to fill between tiles. Strip g of the block (counted over
- * all its tiles) uses stage g % WGMMA_STAGES. */
+ * A persistent grid: each block computes one tile after another. Its copying thread runs ahead
+ * into the next tile while the multiplying warpgroups store the last one, so no SM waits for a
+ * pipeline to fill between tiles. Strip g of the block (counted over all its tiles) uses stage
+ * g % WGMMA_STAGES.
+ * TF32 runs in clusters of two blocks (PAIRED), which compute two tiles side by side along N:
+ * the same 256 x 32 strip of A, each its own strip of B. Each block's copying thread loads half
+ * of the A strip (128 rows) and TMA multicasts it into both blocks' stages at the same offset,
+ * so each block reads 32 KiB a strip through L2 instead of 48, and spends less energy on it: on
+ * a GPU held at its power limit that buys clock. A stage may then be refilled only when the
+ * multiplying warps of BOTH blocks are done with it: each warp arrives on its own block's "free"
+ * barrier and on the other's, which count 16 arrivals. Unit u (a tile, or for PAIRED a pair of
+ * tiles, the block of rank r taking the pair's tile r) goes to block (or cluster) u % count. */
 template <int TERMS>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -277,40 +373,57 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int BM = WG_BM(TERMS);
+    constexpr int PAIRED = TERMS == 1;
     extern __shared__ unsigned char shared_raw[];
-    /* Stages 1024-byte aligned (the swizzle repeats every 8 rows of 128 bytes), barriers after. */
+    /* Stages 1024-byte aligned (the swizzle repeats every 8 rows of 128 bytes), barriers after,
+     * then the multiplying warpgroups' buffers for their stores. */
     unsigned char *stages = shared_raw + ((1024 - (shared_address(shared_raw) & 1023)) & 1023);
     unsigned long long *full = (unsigned long long *)(stages + WGMMA_STAGES * WGMMA_STAGE_BYTES);
     unsigned long long *free_ = full + WGMMA_STAGES;
+    float *out_buf = (float *)(free_ + WGMMA_STAGES);
 
     const int group = threadIdx.x / WG_THREADS, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+    const unsigned rank = PAIRED ? cluster_rank() : 0;
+    const int first = PAIRED ? cluster_index() : (int)blockIdx.x;
+    const int count = PAIRED ? cluster_count() : (int)gridDim.x;
     const int strips = (K + WG_BK - 1) / WG_BK;
     const int tiles_x = (N + WG_BN - 1) / WG_BN, tiles_y = (M + BM - 1) / BM;
-    const int tiles = tiles_x * tiles_y;
+    /* For PAIRED an odd tiles_x leaves the last pair's second tile past N: it runs the whole
+     * pipeline on zeros (TMA fills what lies outside B) and stores nothing. */
+    const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x, units = units_x * tiles_y;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < WGMMA_STAGES; ++s) {
-            barrier_init(&full[s], 1);     /* the copying thread's arrival (+ TMA's bytes) */
-            barrier_init(&free_[s], 8);    /* one arrival per multiplying warp */
+            barrier_init(&full[s], 1);  /* the copying thread's arrival (+ TMA's bytes) */
+            barrier_init(&free_[s], PAIRED ? 16 : 8); /* each multiplying warp (of both) */
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    __syncthreads();
+    if (PAIRED)
+        cluster_sync(); /* both blocks' barriers ready before a multicast or arrival comes */
+    else
+        __syncthreads();
 
     if (group == 0) {
         /* The copying warpgroup gives registers to the multiplying ones. */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (threadIdx.x == 0) {
             unsigned g = 0;
-            for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+            for (int u = first; u < units; u += count) {
                 int row0, col0;
-                tile_position(t, tiles_x, tiles_y, BM, &row0, &col0);
+                tile_position(u, units_x, tiles_y, BM, &row0, &col0);
+                if (PAIRED)
+                    col0 = 2 * col0 + (int)rank * WG_BN;
                 for (int s = 0; s < strips; ++s, ++g) {
                     const int slot = g % WGMMA_STAGES;
                     barrier_wait(&free_[slot], (g / WGMMA_STAGES + 1) % 2);
                     unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
                     barrier_expect_bytes(&full[slot], WGMMA_STAGE_BYTES);
-                    tma_load(stage, &a_map, s * WG_BK, row0, &full[slot]);
+                    if (PAIRED) /* this block's half of A, into both blocks */
+                        tma_load_both(stage + rank * (BM / 2) * 128, &a_map, s * WG_BK,
+                                      row0 + (int)rank * (BM / 2), &full[slot]);
+                    else
+                        tma_load(stage, &a_map, s * WG_BK, row0, &full[slot]);
                     if (TERMS == 3)
                         tma_load(stage + A_TILE_BYTES(TERMS), &a_small_map, s * WG_BK, row0,
                                  &full[slot]);
@@ -321,64 +434,71 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                 }
             }
         }
-        return;
-    }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        const int mg = group - 1; /* which 64 columns of the block tile */
+        float acc[BM / WGMMA_N * 64]; /* rows h * 128 .. of the tile: acc + h * 64 */
+        float part[64]; /* 3xTF32: one strip's sum */
+        unsigned g = 0;
+        for (int u = first; u < units; u += count) {
+            int row0, col0;
+            tile_position(u, units_x, tiles_y, BM, &row0, &col0);
+            if (PAIRED)
+                col0 = 2 * col0 + (int)rank * WG_BN;
+#pragma unroll
+            for (int i = 0; i < BM / WGMMA_N * 64; ++i)
+                acc[i] = 0.0f;
 
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-    const int mg = group - 1; /* which 64 columns of the block tile */
-    float acc[BM / WGMMA_N * 64]; /* rows h * 128 .. of the tile: acc + h * 64 */
-    float part[64]; /* 3xTF32: one strip's sum */
-    unsigned g = 0;
-    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        int row0, col0;
-        tile_position(t, tiles_x, tiles_y, BM, &row0, &col0);
+            for (int s = 0; s < strips; ++s, ++g) {
+                const int slot = g % WGMMA_STAGES;
+                barrier_wait(&full[slot], (g / WGMMA_STAGES) % 2);
+                const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
+                const float *b_stage =
+                    (const float *)(stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS));
+                unsigned big[4][4], small[4][4];
+                load_b_fragments(big, TERMS == 3 ? small : NULL, b_stage, mg, warp, lane);
+                wgmma_fence();
 #pragma unroll
-        for (int i = 0; i < BM / WGMMA_N * 64; ++i)
-            acc[i] = 0.0f;
-
-        for (int s = 0; s < strips; ++s, ++g) {
-            const int slot = g % WGMMA_STAGES;
-            barrier_wait(&full[slot], (g / WGMMA_STAGES) % 2);
-            const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
-            const float *b_stage =
-                (const float *)(stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS));
-            unsigned big[4][4], small[4][4];
-            load_b_fragments(big, TERMS == 3 ? small : NULL, b_stage, mg, warp, lane);
-            wgmma_fence();
+                for (int j = 0; j < WG_BK / 8; ++j) {
+                    if (TERMS == 1) {
 #pragma unroll
-            for (int j = 0; j < WG_BK / 8; ++j) {
-                if (TERMS == 1) {
-#pragma unroll
-                    for (int h = 0; h < BM / WGMMA_N; ++h)
-                        wgmma_tf32(acc + h * 64, big[j],
-                                   tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
-                } else {
-                    const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
-                    /* The small products first, into a fresh sum for this strip (as in
-                     * mma_3xtf32). */
-                    wgmma_tf32(part, big[j], tile_descriptor(a_small + 32 * j), j > 0);
-                    wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), 1);
-                    wgmma_tf32(part, big[j], tile_descriptor(stage + 32 * j), 1);
+                        for (int h = 0; h < BM / WGMMA_N; ++h)
+                            wgmma_tf32(acc + h * 64, big[j],
+                                       tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
+                    } else {
+                        const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
+                        /* The small products first, into a fresh sum for this strip (as in
+                         * mma_3xtf32). */
+                        wgmma_tf32(part, big[j], tile_descriptor(a_small + 32 * j), j > 0);
+                        wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), 1);
+                        wgmma_tf32(part, big[j], tile_descriptor(stage + 32 * j), 1);
+                    }
                 }
+                wgmma_commit();
+                if (TERMS == 1)
+                    wgmma_wait_all(acc, BM / WGMMA_N * 64);
+                else
+                    wgmma_wait_all(part, 64);
+                /* This warp is done with the stage: its copies may be overwritten (for PAIRED,
+                 * in both blocks: each block's TMA writes into both). */
+                if (lane == 0) {
+                    barrier_arrive(&free_[slot]);
+                    if (PAIRED)
+                        barrier_arrive_other(&free_[slot], rank);
+                }
+                if (TERMS == 3)
+#pragma unroll
+                    for (int i = 0; i < 64; ++i)
+                        acc[i] += part[i];
             }
-            wgmma_commit();
-            if (TERMS == 1)
-                wgmma_wait_all(acc, BM / WGMMA_N * 64);
-            else
-                wgmma_wait_all(part, 64);
-            /* This warp is done with the stage: its copies may be overwritten. */
-            if (lane == 0)
-                barrier_arrive(&free_[slot]);
-            if (TERMS == 3)
-#pragma unroll
-                for (int i = 0; i < 64; ++i)
-                    acc[i] += part[i];
+            store_tile<BM>(acc, C, ldc, M, N, row0, col0 + 64 * mg, mg, warp, lane,
+                           out_buf + mg * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE);
         }
-#pragma unroll
-        for (int h = 0; h < BM / WGMMA_N; ++h)
-            store_tile(acc + h * 64, C, ldc, M, N, row0 + h * WGMMA_N, col0 + 64 * mg, warp,
-                       lane);
     }
+    /* No block of a pair exits while the other may still multicast into it or arrive on its
+     * barriers. */
+    if (PAIRED)
+        cluster_sync();
 #endif
 }
 
@@ -516,36 +636,64 @@ matmul_kernel_info info_wgmma_3xtf32(void)
     return info_of((const void *)wgmma_tf32_kernel<3>);
 }
 
-/* The persistent grid: as many blocks as the GPU holds at once (occupancy.h, from the device's
- * limits: one per SM on a 9.0 GPU, whose shared memory holds one block's stages), or one block
- * per tile when there are fewer tiles. Asked once per kernel (the program uses one GPU). */
-template <int TERMS>
+/* 3xTF32's persistent grid: as many blocks as the GPU holds at once (occupancy.h, from the
+ * device's limits: one per SM on a 9.0 GPU, whose shared memory holds one block's stages), or
+ * one block per tile when there are fewer tiles. Asked once (the program uses one GPU). */
 static int persistent_blocks(int tiles)
 {
     static int resident = 0;
     if (!resident)
-        resident = tut_full_wave_blocks((const void *)wgmma_tf32_kernel<TERMS>,
-                                        TERMS == 1 ? "wgmma_tf32" : "wgmma_3xtf32",
+        resident = tut_full_wave_blocks((const void *)wgmma_tf32_kernel<3>, "wgmma_3xtf32",
                                         WGMMA_THREADS, WGMMA_SHARED_BYTES);
     return tiles < resident ? tiles : resident;
 }
 
-template <int TERMS>
-static void launch(const matmul_args *a)
+/* TF32's launch: clusters of two blocks (a launch attribute, so cudaLaunchKernelEx), as many
+ * clusters as the GPU holds at once (asked of the driver, once: a cluster's two blocks must find
+ * room in one GPC), or one per pair of tiles when there are fewer. */
+static void launch_pairs(const matmul_args *a)
 {
-    const int BM = WG_BM(TERMS);
-    const int tiles = ((a->N + WG_BN - 1) / WG_BN) * ((a->M + BM - 1) / BM);
-    if (TERMS == 1) { /* TMA rounds A and B to TF32 as it copies them */
-        const CUtensorMap a_map =
-            tile_map(a->A, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
-        const CUtensorMap b_map =
-            tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
-        wgmma_tf32_kernel<TERMS><<<persistent_blocks<TERMS>(tiles), WGMMA_THREADS,
-                                   WGMMA_SHARED_BYTES>>>(a_map, a_map, b_map, a->M, a->N, a->K,
-                                                         a->C, a->ldc); /* a_small: not read */
-        LAUNCH_CHECK();
-        return;
+    const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
+    const int pairs = (tiles_x + 1) / 2 * tiles_y;
+    cudaLaunchAttribute pair;
+    pair.id = cudaLaunchAttributeClusterDimension;
+    pair.val.clusterDim.x = 2;
+    pair.val.clusterDim.y = 1;
+    pair.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(2, 1, 1);
+    config.blockDim = dim3(WGMMA_THREADS, 1, 1);
+    config.dynamicSmemBytes = WGMMA_SHARED_BYTES;
+    config.attrs = &pair;
+    config.numAttrs = 1;
+    static int resident = 0;
+    if (!resident) {
+        CUDA_CHECK(cudaFuncSetAttribute((const void *)wgmma_tf32_kernel<1>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)WGMMA_SHARED_BYTES));
+        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, (const void *)wgmma_tf32_kernel<1>,
+                                                  &config));
+        if (resident < 1) {
+            fprintf(stderr, "matmul_demo: wgmma_tf32: no cluster of 2 blocks fits on this GPU\n");
+            exit(1);
+        }
     }
+    config.gridDim = dim3(2 * (pairs < resident ? pairs : resident), 1, 1);
+    /* TMA rounds A and B to TF32 as it copies them; each block copies half of A's strip. */
+    const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1) / 2, WG_BK,
+                                       CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+    const CUtensorMap b_map =
+        tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_tf32_kernel<1>, a_map, a_map, b_map, a->M, a->N,
+                                  a->K, a->C, a->ldc)); /* a_small: not read */
+    LAUNCH_CHECK();
+}
+
+/* 3xTF32's launch: A split by split_kernel, B copied as FP32 and split as it is loaded. */
+static void launch_3terms(const matmul_args *a)
+{
+    const int BM = WG_BM(3);
+    const int tiles = ((a->N + WG_BN - 1) / WG_BN) * ((a->M + BM - 1) / BM);
     const CUtensorMap b_map =
         tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
     const size_t count = (size_t)a->M * a->lda; /* a multiple of 4 */
@@ -562,20 +710,19 @@ static void launch(const matmul_args *a)
         tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
     const CUtensorMap a_small_map =
         tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
-    wgmma_tf32_kernel<TERMS><<<persistent_blocks<TERMS>(tiles), WGMMA_THREADS,
-                               WGMMA_SHARED_BYTES>>>(a_map, a_small_map, b_map, a->M, a->N, a->K,
-                                                     a->C, a->ldc);
+    wgmma_tf32_kernel<3><<<persistent_blocks(tiles), WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
+        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc);
     LAUNCH_CHECK();
 }
 
 void launch_wgmma_tf32(const matmul_args *a)
 {
-    launch<1>(a);
+    launch_pairs(a);
 }
 
 void launch_wgmma_3xtf32(const matmul_args *a)
 {
-    launch<3>(a);
+    launch_3terms(a);
 }
 
 /* ---- --tma-rounding: the host side ------------------------------------------------------- */

@@ -65,12 +65,17 @@ static inline int pipelined_a_column(int m, int k, int bk)
 /* Step 13, wgmma fed by TMA (13_wgmma_tf32.cu, compute capability 9.0 only): 384 threads
  * (one warpgroup copying, two multiplying), WGMMA_STAGES stages of 48 KiB (a 256 x 32 strip of A
  * and a 32 x 128 strip of B; for 3xTF32 two 128 x 32 strips of A) in dynamic shared memory,
- * 1 KiB to align them and 2 barriers per stage: 197,696 bytes, one block per SM. */
+ * 1 KiB to align them, 2 barriers per stage, and for each multiplying warpgroup a buffer of
+ * WGMMA_OUT_ROWS x WGMMA_OUT_STRIDE floats through which it stores its results:
+ * 214,592 bytes, one block per SM. */
 #define WGMMA_THREADS 384
 #define WGMMA_STAGES 4
 #define WGMMA_STAGE_BYTES 49152
-#define WGMMA_SHARED_BYTES \
-    ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8)
+#define WGMMA_OUT_ROWS 32
+#define WGMMA_OUT_STRIDE 66
+#define WGMMA_SHARED_BYTES                                                                  \
+    ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8 +               \
+     2 * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE * 4)
 
 /* 1 if the GPU is a real compute capability 9.0 (an H100 or H200) and its limits, emulated or
  * not, are 9.0's: step 13 runs there (their code is sm_90a, which runs on a real 9.0 alone);
