@@ -21,6 +21,11 @@
  *   - Warp specialization: warpgroup 0 only copies (one thread issues TMA), warpgroups 1 and 2
  *     only multiply; mbarriers say "stage full" (TMA counts the bytes in) and "stage free" (each
  *     multiplying warp arrives when its wgmmas are done with it).
+ *   - Pairs (TF32): the blocks run in clusters of two that compute neighbouring tiles and share
+ *     A's strip; each block's TMA copies half of it into both blocks (multicast), so each reads
+ *     32 KiB a strip from L2 instead of 48, which saves energy and so clock under a power cap.
+ *   - The results go to C through shared memory (store_tile), whole rows of C at a time, not as
+ *     the single floats of two rows that wgmma leaves in each thread's registers.
  * The TF32 rounding: the tensor core reads only the top 19 bits of an FP32 value (it truncates).
  * A tensor map whose element type is CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 makes TMA round each
  * value to the nearest TF32 (ties to even) as it copies it into shared memory, so for TF32 both
