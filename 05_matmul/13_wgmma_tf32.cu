@@ -48,8 +48,8 @@
 #include "launch_config.h"
 #include "matmul.h"
 
-/* WGMMA_THREADS (3 warpgroups), WGMMA_STAGES, WGMMA_STAGE_BYTES and WGMMA_SHARED_BYTES are in
- * launch_config.h, where the CPU test checks them against every GPU of the table. */
+/* WGMMA_THREADS (3 warpgroups), WGMMA_STAGES, WGMMA_STAGE_BYTES, WGMMA_OUT_ROWS,
+ * WGMMA_OUT_STRIDE and WGMMA_SHARED_BYTES are in launch_config.h, where the CPU test checks them against every GPU of the table. */
 #define WG_THREADS 128            /* a warpgroup: 4 warps; warpgroup 0 copies, 1 and 2 multiply */
 #define WG_BN 128                 /* columns of C per block: 64 per multiplying warpgroup */
 #define WG_BK 32                  /* K strip: 32 floats = one 128-byte swizzled row */
