@@ -49,7 +49,8 @@
 #include "matmul.h"
 
 /* WGMMA_THREADS (3 warpgroups), WGMMA_STAGES, WGMMA_STAGE_BYTES, WGMMA_OUT_ROWS,
- * WGMMA_OUT_STRIDE and WGMMA_SHARED_BYTES are in launch_config.h, where the CPU test checks them against every GPU of the table. */
+ * WGMMA_OUT_STRIDE and WGMMA_SHARED_BYTES are in launch_config.h, where the CPU test checks them
+ * against every GPU of the table. */
 #define WG_THREADS 128            /* a warpgroup: 4 warps; warpgroup 0 copies, 1 and 2 multiply */
 #define WG_BN 128                 /* columns of C per block: 64 per multiplying warpgroup */
 #define WG_BK 32                  /* K strip: 32 floats = one 128-byte swizzled row */
@@ -353,6 +354,17 @@ static __device__ __forceinline__ void tile_position(int t, int tiles_x, int til
     *col0 = (t % per_group / rows) * WG_BN;
 }
 
+/* Where this block's tile of unit u lies: the tile u itself, or for a pair (units_x columns of
+ * pairs) the pair's tile `rank`, pairs being two tiles wide. */
+static __device__ __forceinline__ void unit_position(int u, int units_x, int tiles_y,
+                                                     int tile_rows, int paired, unsigned rank,
+                                                     int *row0, int *col0)
+{
+    tile_position(u, units_x, tiles_y, tile_rows, row0, col0);
+    if (paired)
+        *col0 = 2 * *col0 + (int)rank * WG_BN;
+}
+
 #endif /* sm_90a */
 
 /* TERMS = 1: TF32 (wgmma_tf32), a = our A, which TMA rounds to TF32. TERMS = 3: 3xTF32,
@@ -416,9 +428,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             unsigned g = 0;
             for (int u = first; u < units; u += count) {
                 int row0, col0;
-                tile_position(u, units_x, tiles_y, BM, &row0, &col0);
-                if (PAIRED)
-                    col0 = 2 * col0 + (int)rank * WG_BN;
+                unit_position(u, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
                 for (int s = 0; s < strips; ++s, ++g) {
                     const int slot = g % WGMMA_STAGES;
                     barrier_wait(&free_[slot], (g / WGMMA_STAGES + 1) % 2);
@@ -447,9 +457,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         unsigned g = 0;
         for (int u = first; u < units; u += count) {
             int row0, col0;
-            tile_position(u, units_x, tiles_y, BM, &row0, &col0);
-            if (PAIRED)
-                col0 = 2 * col0 + (int)rank * WG_BN;
+            unit_position(u, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
 #pragma unroll
             for (int i = 0; i < BM / WGMMA_N * 64; ++i)
                 acc[i] = 0.0f;
@@ -672,10 +680,7 @@ static void launch_pairs(const matmul_args *a)
     config.attrs = &pair;
     config.numAttrs = 1;
     static int resident = 0;
-    if (!resident) {
-        CUDA_CHECK(cudaFuncSetAttribute((const void *)wgmma_tf32_kernel<1>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)WGMMA_SHARED_BYTES));
+    if (!resident) { /* variant_fits (matmul.cu) has asked for the dynamic shared memory */
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, (const void *)wgmma_tf32_kernel<1>,
                                                   &config));
         if (resident < 1) {
