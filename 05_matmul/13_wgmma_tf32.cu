@@ -26,6 +26,9 @@
  *     32 KiB a strip from L2 instead of 48, which saves energy and so clock under a power cap.
  *   - The results go to C through shared memory (store_tile), whole rows of C at a time, not as
  *     the single floats of two rows that wgmma leaves in each thread's registers.
+ *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
+ *     128 were, and each strip's wgmmas left running while the warp waits for the next stage and
+ *     loads its fragments into a second set of registers (wgmma.wait_group 1, not 0).
  * The TF32 rounding: the tensor core reads only the top 19 bits of an FP32 value (it truncates).
  * A tensor map whose element type is CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 makes TMA round each
  * value to the nearest TF32 (ties to even) as it copies it into shared memory, so for TF32 both
@@ -54,7 +57,6 @@
 #define WG_THREADS 128            /* a warpgroup: 4 warps; warpgroup 0 copies, 1 and 2 multiply */
 #define WG_BN 128                 /* columns of C per block: 64 per multiplying warpgroup */
 #define WG_BK 32                  /* K strip: 32 floats = one 128-byte swizzled row */
-#define WGMMA_N 128               /* rows of A per wgmma (its "N": our M) */
 #define GROUP_ROWS 8              /* block rows taken together, for L2 (12_mma_tf32.cu) */
 
 /* Rows of C (of A) per block: 256 for TF32 (two wgmma per k step), 128 for 3xTF32 (whose
@@ -63,8 +65,8 @@
 #define A_TILE_BYTES(terms) (WG_BM(terms) * WG_BK * 4)
 #define B_TILE_BYTES (WG_BK * WG_BN * 4)                      /* 4 boxes of 32 x 32 floats */
 
-static_assert(40 * WG_THREADS + 232 * 2 * WG_THREADS <= 168 * WGMMA_THREADS,
-              "setmaxnreg: the copying warpgroup's 40 and the multiplying ones' 232 registers "
+static_assert(56 * WG_THREADS + 224 * 2 * WG_THREADS <= 168 * WGMMA_THREADS,
+              "setmaxnreg: the copying warpgroup's 56 and the multiplying ones' 224 registers "
               "fit in what the block is launched with (168 per thread, ptxas's figure)");
 static_assert(A_TILE_BYTES(1) + B_TILE_BYTES == WGMMA_STAGE_BYTES &&
                   2 * A_TILE_BYTES(3) + B_TILE_BYTES == WGMMA_STAGE_BYTES,
@@ -225,6 +227,52 @@ static __device__ __forceinline__ void wgmma_tf32(float d[64], const unsigned a[
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
 }
 
+/* TF32's wgmma: as wgmma_tf32, 256 rows of A (our M) at once, d 64 x 256: d[64 h + i] is what
+ * wgmma_tf32 would hold in d[i] for rows 128 h .. 128 h + 127. Always accumulates (d starts at
+ * zero). One instruction in place of two: half the instructions, and the tensor core takes each
+ * fragment of B once for the 256 rows. */
+static __device__ __forceinline__ void wgmma_tf32_256(float d[128], const unsigned a[4],
+                                                      unsigned long long b)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, "
+        "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, "
+        "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, "
+        "%60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, "
+        "%72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, "
+        "%84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, "
+        "%108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, "
+        "%120, %121, %122, %123, %124, %125, %126, %127}, "
+        "{%128, %129, %130, %131}, %132, 1, 1, 1;"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
+          "+f"(d[126]), "+f"(d[127])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
+}
+
 /* Orders this thread's register writes before the wgmma that read them (the accumulators,
  * the fragments of B). */
 static __device__ __forceinline__ void wgmma_fence(void)
@@ -243,6 +291,13 @@ static __device__ __forceinline__ void wgmma_wait_all(float *d, int n)
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     for (int i = 0; i < n; ++i)
         asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* Waits until at most one committed group of this warp's wgmmas is still running: all but the
+ * last. */
+static __device__ __forceinline__ void wgmma_wait_all_but_last(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
 }
 
 /* ---- Which columns of B (rows of wgmma's A) each thread holds ---------------------------- */
@@ -365,6 +420,46 @@ static __device__ __forceinline__ void unit_position(int u, int units_x, int til
         *col0 = 2 * *col0 + (int)rank * WG_BN;
 }
 
+/* This warp is done with a stage (its wgmmas have read it): its copying thread may refill it.
+ * For a pair, in both blocks: each block's TMA writes into both. */
+static __device__ __forceinline__ void release_stage(unsigned long long *free_slot, int paired,
+                                                     unsigned rank, int lane)
+{
+    if (lane == 0) {
+        barrier_arrive(free_slot);
+        if (paired)
+            barrier_arrive_other(free_slot, rank);
+    }
+}
+
+/* TF32: strip g of the block (counted over all its tiles) into acc, the tile's 256 x 64. Waits
+ * for its stage, loads B's fragments into frag, issues the strip's four wgmma as one group and
+ * goes on without waiting for them: it waits only for the group before (strip g - 1), and
+ * releases that strip's stage, unless strip g is the tile's first (the tile before released
+ * its last itself). So the tensor core always has the next strip's wgmmas queued while the warp
+ * waits for a stage and loads fragments. frag must stay untouched until this strip's group is
+ * done: the caller alternates two sets. */
+static __device__ __forceinline__ void tf32_strip(float acc[128], unsigned frag[4][4],
+                                                  const unsigned char *stages,
+                                                  unsigned long long *full,
+                                                  unsigned long long *free_, unsigned g,
+                                                  int first_of_tile, int paired, unsigned rank,
+                                                  int mg, int warp, int lane)
+{
+    const int slot = g % WGMMA_STAGES;
+    barrier_wait(&full[slot], (g / WGMMA_STAGES) % 2);
+    const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
+    load_b_fragments(frag, NULL, (const float *)(stage + A_TILE_BYTES(1)), mg, warp, lane);
+    wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < WG_BK / 8; ++j) /* the 256 rows of A's strip, k step j */
+        wgmma_tf32_256(acc, frag[j], tile_descriptor(stage + 32 * j));
+    wgmma_commit();
+    wgmma_wait_all_but_last();
+    if (!first_of_tile)
+        release_stage(&free_[(g - 1) % WGMMA_STAGES], paired, rank, lane);
+}
+
 #endif /* sm_90a */
 
 /* TERMS = 1: TF32 (wgmma_tf32), a = our A, which TMA rounds to TF32. TERMS = 3: 3xTF32,
@@ -373,7 +468,8 @@ static __device__ __forceinline__ void unit_position(int u, int units_x, int til
  * into the next tile while the multiplying warpgroups store the last one, so no SM waits for a
  * pipeline to fill between tiles. Strip g of the block (counted over all its tiles) uses stage
  * g % WGMMA_STAGES.
- * TF32 runs in clusters of two blocks (PAIRED), which compute two tiles side by side along N:
+ * TF32 runs in clusters of two blocks (PAIRED = 1; 3xTF32 and a TF32 product one tile wide,
+ * N <= 128, run unpaired), which compute two tiles side by side along N:
  * the same 256 x 32 strip of A, each its own strip of B. Each block's copying thread loads half
  * of the A strip (128 rows) and TMA multicasts it into both blocks' stages at the same offset,
  * so each block reads 32 KiB a strip through L2 instead of 48, and spends less energy on it: on
@@ -381,7 +477,7 @@ static __device__ __forceinline__ void unit_position(int u, int units_x, int til
  * multiplying warps of BOTH blocks are done with it: each warp arrives on its own block's "free"
  * barrier and on the other's, which count 16 arrivals. Unit u (a tile, or for PAIRED a pair of
  * tiles, the block of rank r taking the pair's tile r) goes to block (or cluster) u % count. */
-template <int TERMS>
+template <int TERMS, int PAIRED>
 __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                   const __grid_constant__ CUtensorMap a_small_map,
@@ -390,7 +486,6 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int BM = WG_BM(TERMS);
-    constexpr int PAIRED = TERMS == 1;
     extern __shared__ unsigned char shared_raw[];
     /* Stages 1024-byte aligned (the swizzle repeats every 8 rows of 128 bytes), barriers after,
      * then the multiplying warpgroups' buffers for their stores. */
@@ -422,8 +517,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         __syncthreads();
 
     if (group == 0) {
-        /* The copying warpgroup gives registers to the multiplying ones. */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        /* The copying warpgroup gives registers to the multiplying ones (with 40, ptxas
+         * spilled the copying loop's values to memory; 56 leave the multiplying ones 224). */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
         if (threadIdx.x == 0) {
             unsigned g = 0;
             for (int u = first; u < units; u += count) {
@@ -450,59 +546,60 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             }
         }
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
         const int mg = group - 1; /* which 64 columns of the block tile */
-        float acc[BM / WGMMA_N * 64]; /* rows h * 128 .. of the tile: acc + h * 64 */
+        float acc[BM * 64 / WG_THREADS]; /* its share of BM x 64; rows 128 h ..: acc + 64 h */
         float part[64]; /* 3xTF32: one strip's sum */
         unsigned g = 0;
         for (int u = first; u < units; u += count) {
             int row0, col0;
             unit_position(u, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
 #pragma unroll
-            for (int i = 0; i < BM / WGMMA_N * 64; ++i)
+            for (int i = 0; i < BM * 64 / WG_THREADS; ++i)
                 acc[i] = 0.0f;
 
-            for (int s = 0; s < strips; ++s, ++g) {
-                const int slot = g % WGMMA_STAGES;
-                barrier_wait(&full[slot], (g / WGMMA_STAGES) % 2);
-                const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
-                const float *b_stage =
-                    (const float *)(stage + (TERMS == 3 ? 2 : 1) * A_TILE_BYTES(TERMS));
-                unsigned big[4][4], small[4][4];
-                load_b_fragments(big, TERMS == 3 ? small : NULL, b_stage, mg, warp, lane);
-                wgmma_fence();
+            if constexpr (TERMS == 1) {
+                /* Two sets of B's fragments, for even and odd strips: a set stays untouched
+                 * until its wgmmas are done, and strip s + 1 is loaded into the other while
+                 * strip s's run (tf32_strip). */
+                unsigned even[4][4], odd[4][4];
+                int s = 0;
+                for (; s + 1 < strips; s += 2) {
+                    tf32_strip(acc, even, stages, full, free_, g++, s == 0, PAIRED, rank, mg,
+                               warp, lane);
+                    tf32_strip(acc, odd, stages, full, free_, g++, 0, PAIRED, rank, mg, warp,
+                               lane);
+                }
+                if (s < strips) /* the last of an odd number of strips */
+                    tf32_strip(acc, even, stages, full, free_, g++, s == 0, PAIRED, rank, mg,
+                               warp, lane);
+                wgmma_wait_all(acc, 128); /* the tile's last strip */
+                release_stage(&free_[(g - 1) % WGMMA_STAGES], PAIRED, rank, lane);
+            } else {
+                for (int s = 0; s < strips; ++s, ++g) {
+                    const int slot = g % WGMMA_STAGES;
+                    barrier_wait(&full[slot], (g / WGMMA_STAGES) % 2);
+                    const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
+                    const unsigned char *a_small = stage + A_TILE_BYTES(3);
+                    unsigned big[4][4], small[4][4];
+                    load_b_fragments(big, small, (const float *)(stage + 2 * A_TILE_BYTES(3)),
+                                     mg, warp, lane);
+                    wgmma_fence();
 #pragma unroll
-                for (int j = 0; j < WG_BK / 8; ++j) {
-                    if (TERMS == 1) {
-#pragma unroll
-                        for (int h = 0; h < BM / WGMMA_N; ++h)
-                            wgmma_tf32(acc + h * 64, big[j],
-                                       tile_descriptor(stage + h * WGMMA_N * 128 + 32 * j), 1);
-                    } else {
-                        const unsigned char *a_small = stage + A_TILE_BYTES(TERMS);
+                    for (int j = 0; j < WG_BK / 8; ++j) {
                         /* The small products first, into a fresh sum for this strip (as in
                          * mma_3xtf32). */
                         wgmma_tf32(part, big[j], tile_descriptor(a_small + 32 * j), j > 0);
                         wgmma_tf32(part, small[j], tile_descriptor(stage + 32 * j), 1);
                         wgmma_tf32(part, big[j], tile_descriptor(stage + 32 * j), 1);
                     }
-                }
-                wgmma_commit();
-                if (TERMS == 1)
-                    wgmma_wait_all(acc, BM / WGMMA_N * 64);
-                else
+                    wgmma_commit();
                     wgmma_wait_all(part, 64);
-                /* This warp is done with the stage: its copies may be overwritten (for PAIRED,
-                 * in both blocks: each block's TMA writes into both). */
-                if (lane == 0) {
-                    barrier_arrive(&free_[slot]);
-                    if (PAIRED)
-                        barrier_arrive_other(&free_[slot], rank);
-                }
-                if (TERMS == 3)
+                    release_stage(&free_[slot], 0, 0, lane);
 #pragma unroll
                     for (int i = 0; i < 64; ++i)
                         acc[i] += part[i];
+                }
             }
             store_tile<BM>(acc, C, ldc, M, N, row0, col0 + 64 * mg, mg, warp, lane,
                            out_buf + mg * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE);
@@ -632,41 +729,63 @@ void wgmma_release(void)
     split_floats = 0;
 }
 
-static matmul_kernel_info info_of(const void *kernel)
+static matmul_kernel_info info_of(const void *kernel, int cluster)
 {
-    const matmul_kernel_info info = {
-        .kernel = kernel, .threads = WGMMA_THREADS, .dynamic_shared = WGMMA_SHARED_BYTES};
+    const matmul_kernel_info info = {.kernel = kernel,
+                                     .threads = WGMMA_THREADS,
+                                     .dynamic_shared = WGMMA_SHARED_BYTES,
+                                     .cluster = cluster};
     return info;
 }
 
+/* TF32: the kernel in pairs, which variant_fits (matmul.cu) checks, its shared memory and its
+ * clusters; launch_tf32 runs the unpaired one (the same block) for products one tile wide. */
 matmul_kernel_info info_wgmma_tf32(void)
 {
-    return info_of((const void *)wgmma_tf32_kernel<1>);
+    return info_of((const void *)wgmma_tf32_kernel<1, 1>, 2);
 }
 
 matmul_kernel_info info_wgmma_3xtf32(void)
 {
-    return info_of((const void *)wgmma_tf32_kernel<3>);
+    return info_of((const void *)wgmma_tf32_kernel<3, 0>, 0);
 }
 
-/* 3xTF32's persistent grid: as many blocks as the GPU holds at once (occupancy.h, from the
- * device's limits: one per SM on a 9.0 GPU, whose shared memory holds one block's stages), or
- * one block per tile when there are fewer tiles. Asked once (the program uses one GPU). */
-static int persistent_blocks(int tiles)
+/* A persistent grid of an unpaired kernel: as many blocks as the GPU holds at once (occupancy.h,
+ * from the device's limits: one per SM on a 9.0 GPU, whose shared memory holds one block's
+ * stages), or one block per tile when there are fewer tiles. Asked once per kernel (*resident;
+ * the program uses one GPU). */
+static int persistent_blocks(const void *kernel, const char *name, int *resident, int tiles)
 {
-    static int resident = 0;
-    if (!resident)
-        resident = tut_full_wave_blocks((const void *)wgmma_tf32_kernel<3>, "wgmma_3xtf32",
-                                        WGMMA_THREADS, WGMMA_SHARED_BYTES);
-    return tiles < resident ? tiles : resident;
+    if (!*resident)
+        *resident = tut_full_wave_blocks(kernel, name, WGMMA_THREADS, WGMMA_SHARED_BYTES);
+    return tiles < *resident ? tiles : *resident;
 }
 
-/* TF32's launch: clusters of two blocks (a launch attribute, so cudaLaunchKernelEx), as many
- * clusters as the GPU holds at once (asked of the driver, once: a cluster's two blocks must find
- * room in one GPC), or one per pair of tiles when there are fewer. */
-static void launch_pairs(const matmul_args *a)
+/* TF32's launch, TMA rounding A and B to TF32 as it copies them. In pairs: clusters of two
+ * blocks (a launch attribute, so cudaLaunchKernelEx), as many clusters as the GPU holds at once
+ * (asked of the driver, once: a cluster's two blocks must find room in one GPC), or one per pair
+ * of tiles when there are fewer; each block copies half of A's strip. A product one tile wide
+ * (N <= 128) has no neighbour to pair a tile with (the second block of each pair would multiply
+ * zeros): its blocks run alone, each copying the whole strip. */
+static void launch_tf32(const matmul_args *a)
 {
     const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
+    const CUtensorMap b_map =
+        tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+    if (tiles_x == 1) {
+        const void *alone = (const void *)wgmma_tf32_kernel<1, 0>;
+        static int resident = 0;
+        if (!resident) /* variant_fits asked for the pairs' kernel; the same for this one */
+            CUDA_CHECK(cudaFuncSetAttribute(alone, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            WGMMA_SHARED_BYTES));
+        const int blocks = persistent_blocks(alone, "wgmma_tf32", &resident, tiles_y);
+        const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1), WG_BK,
+                                           CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+        wgmma_tf32_kernel<1, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
+            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc); /* a_small: not read */
+        LAUNCH_CHECK();
+        return;
+    }
     const int pairs = (tiles_x + 1) / 2 * tiles_y;
     cudaLaunchAttribute pair;
     pair.id = cudaLaunchAttributeClusterDimension;
@@ -679,23 +798,15 @@ static void launch_pairs(const matmul_args *a)
     config.dynamicSmemBytes = WGMMA_SHARED_BYTES;
     config.attrs = &pair;
     config.numAttrs = 1;
-    static int resident = 0;
-    if (!resident) { /* variant_fits (matmul.cu) has asked for the dynamic shared memory */
-        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, (const void *)wgmma_tf32_kernel<1>,
-                                                  &config));
-        if (resident < 1) {
-            fprintf(stderr, "matmul_demo: wgmma_tf32: no cluster of 2 blocks fits on this GPU\n");
-            exit(1);
-        }
-    }
+    static int resident = 0; /* variant_fits has seen that at least one cluster fits */
+    if (!resident)
+        CUDA_CHECK(cudaOccupancyMaxActiveClusters(
+            &resident, (const void *)wgmma_tf32_kernel<1, 1>, &config));
     config.gridDim = dim3(2 * (pairs < resident ? pairs : resident), 1, 1);
-    /* TMA rounds A and B to TF32 as it copies them; each block copies half of A's strip. */
     const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1) / 2, WG_BK,
                                        CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
-    const CUtensorMap b_map =
-        tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
-    CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_tf32_kernel<1>, a_map, a_map, b_map, a->M, a->N,
-                                  a->K, a->C, a->ldc)); /* a_small: not read */
+    CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_tf32_kernel<1, 1>, a_map, a_map, b_map, a->M,
+                                  a->N, a->K, a->C, a->ldc));
     LAUNCH_CHECK();
 }
 
@@ -720,14 +831,17 @@ static void launch_3terms(const matmul_args *a)
         tile_map(split_a, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
     const CUtensorMap a_small_map =
         tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
-    wgmma_tf32_kernel<3><<<persistent_blocks(tiles), WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
+    static int resident = 0;
+    const int blocks = persistent_blocks((const void *)wgmma_tf32_kernel<3, 0>, "wgmma_3xtf32",
+                                         &resident, tiles);
+    wgmma_tf32_kernel<3, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
         a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc);
     LAUNCH_CHECK();
 }
 
 void launch_wgmma_tf32(const matmul_args *a)
 {
-    launch_pairs(a);
+    launch_tf32(a);
 }
 
 void launch_wgmma_3xtf32(const matmul_args *a)

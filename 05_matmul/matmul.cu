@@ -46,6 +46,32 @@ typedef struct {
 /* Checks a variant's kernel against the GPU's limits (occupancy.h) and asks for its dynamic
  * shared memory where it needs more than 48 KiB. Returns 0 with the reason if it cannot run
  * here; *per_sm is its blocks per SM (0 when the variant has no single kernel to ask about). */
+/* A kernel launched in clusters runs only where a whole cluster finds room at once: its blocks
+ * share one GPC (a group of SMs), and the driver says how many such clusters fit. */
+static int clusters_fit(const matmul_kernel_info *k, char *why, size_t len)
+{
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = (unsigned)k->cluster;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)k->cluster, 1, 1);
+    config.blockDim = dim3((unsigned)k->threads, 1, 1);
+    config.dynamicSmemBytes = k->dynamic_shared;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    int clusters = 0;
+    const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, k->kernel, &config);
+    if (e != cudaSuccess || clusters < 1) {
+        snprintf(why, len, "no cluster of %d of its blocks fits on this GPU%s%s", k->cluster,
+                 e != cudaSuccess ? ": " : "", e != cudaSuccess ? cudaGetErrorString(e) : "");
+        (void)cudaGetLastError(); /* clear it: the next variants go on */
+        return 0;
+    }
+    return 1;
+}
+
 static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t len)
 {
     *per_sm = 0;
@@ -71,6 +97,8 @@ static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t 
         return 0;
     /* Above 48 KiB of static + dynamic shared memory a kernel must ask for it. */
     if (k.dynamic_shared > 0 && !tut_allow_dynamic_shared(k.kernel, k.dynamic_shared, why, len))
+        return 0;
+    if (k.cluster > 1 && !clusters_fit(&k, why, len))
         return 0;
     *per_sm = tut_blocks_per_sm(dev, use);
     return 1;

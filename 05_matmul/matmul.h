@@ -36,6 +36,7 @@ typedef struct {
     int threads;
     size_t dynamic_shared;
     const char *copy; /* pipelined_*: how B is copied, "cp.async" or "plain loads"; else NULL */
+    int cluster; /* blocks per cluster it is launched in (wgmma_tf32: 2); 0: no clusters */
 } matmul_kernel_info;
 
 typedef matmul_kernel_info (*matmul_info_fn)(void);
@@ -47,6 +48,7 @@ static inline matmul_kernel_info matmul_info(const void *kernel, int threads, si
     info.threads = threads;
     info.dynamic_shared = dynamic_shared;
     info.copy = NULL;
+    info.cluster = 0;
     return info;
 }
 
