@@ -1,8 +1,8 @@
 /* Step 13: Hopper's own tensor-core path. wgmma (warpgroup MMA: four warps, one
- * instruction, a 64 x 128 product) fed by TMA (the tensor memory accelerator: one thread asks
- * for a whole 2D tile, the SM's TMA unit fetches it, zero-fills what lies outside the matrix and
- * says when it has landed), with one warpgroup copying and two multiplying. TF32 (wgmma_tf32) and
- * 3xTF32 (wgmma_3xtf32) on the same FP32 inputs as step 12.
+ * instruction, a 64 x 256 or 64 x 128 product) fed by TMA (the tensor memory accelerator: one
+ * thread asks for a whole 2D tile, the SM's TMA unit fetches it, zero-fills what lies outside the
+ * matrix and says when it has landed), with one warpgroup copying and two multiplying. TF32
+ * (wgmma_tf32) and 3xTF32 (wgmma_3xtf32) on the same FP32 inputs as step 12.
  *
  * What changes against 12_mma_tf32.cu (mma.sync: one warp, 16 x 8 x 8, operands in registers):
  *   - wgmma.mma_async reads its B operand straight from shared memory through a 64-bit
@@ -21,9 +21,10 @@
  *   - Warp specialization: warpgroup 0 only copies (one thread issues TMA), warpgroups 1 and 2
  *     only multiply; mbarriers say "stage full" (TMA counts the bytes in) and "stage free" (each
  *     multiplying warp arrives when its wgmmas are done with it).
- *   - Pairs (TF32): the blocks run in clusters of two that compute neighbouring tiles and share
- *     A's strip; each block's TMA copies half of it into both blocks (multicast), so each reads
- *     32 KiB a strip from L2 instead of 48, which saves energy and so clock under a power cap.
+ *   - Pairs (TF32, N > 128): the blocks run in clusters of two that compute neighbouring tiles
+ *     and share A's strip; each block's TMA copies half of it into both blocks (multicast), so
+ *     each reads 32 KiB a strip from L2 instead of 48, which saves energy and so clock under a
+ *     power cap.
  *   - The results go to C through shared memory (store_tile), whole rows of C at a time, not as
  *     the single floats of two rows that wgmma leaves in each thread's registers.
  *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
@@ -59,7 +60,7 @@
 #define WG_BK 32                  /* K strip: 32 floats = one 128-byte swizzled row */
 #define GROUP_ROWS 8              /* block rows taken together, for L2 (12_mma_tf32.cu) */
 
-/* Rows of C (of A) per block: 256 for TF32 (two wgmma per k step), 128 for 3xTF32 (whose
+/* Rows of C (of A) per block: 256 for TF32 (one m64n256k8 per k step), 128 for 3xTF32 (whose
  * stages hold two tiles of A, and which keeps a second set of accumulators). */
 #define WG_BM(terms) ((terms) == 1 ? 256 : 128)
 #define A_TILE_BYTES(terms) (WG_BM(terms) * WG_BK * 4)
@@ -199,9 +200,10 @@ static __device__ __forceinline__ unsigned long long tile_descriptor(const void 
     return address | (1ull << 16) | ((1024ull >> 4) << 32) | (1ull << 62);
 }
 
-/* d (64 x 128, FP32) = a (64 x 8, TF32, registers) b (8 x 128, TF32, shared) + (accumulate ?
- * d : 0), for the warpgroup. Thread t of the warpgroup holds rows 16 (t / 32) + (t % 32) / 4
- * (+ 8) of d, columns 8 j + 2 (t % 4) (+ 1) for j = 0 .. 15: 64 values. */
+/* 3xTF32's wgmma: d (64 x 128, FP32) = a (64 x 8, TF32, registers) b (8 x 128, TF32,
+ * shared) + (accumulate ? d : 0), for the warpgroup. Thread t of the warpgroup holds rows
+ * 16 (t / 32) + (t % 32) / 4 (+ 8) of d, columns 8 j + 2 (t % 4) (+ 1) for j = 0 .. 15: 64
+ * values. */
 static __device__ __forceinline__ void wgmma_tf32(float d[64], const unsigned a[4],
                                                   unsigned long long b, int accumulate)
 {
@@ -436,8 +438,8 @@ static __device__ __forceinline__ void release_stage(unsigned long long *free_sl
  * for its stage, loads B's fragments into frag, issues the strip's four wgmma as one group and
  * goes on without waiting for them: it waits only for the group before (strip g - 1), and
  * releases that strip's stage, unless strip g is the tile's first (the tile before released
- * its last itself). So the tensor core always has the next strip's wgmmas queued while the warp
- * waits for a stage and loads fragments. frag must stay untouched until this strip's group is
+ * its last itself). So the tensor core works through strip g's wgmmas while the warp waits for
+ * strip g + 1's stage and loads its fragments. frag must stay untouched until this strip's group is
  * done: the caller alternates two sets. */
 static __device__ __forceinline__ void tf32_strip(float acc[128], unsigned frag[4][4],
                                                   const unsigned char *stages,
@@ -561,7 +563,10 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             if constexpr (TERMS == 1) {
                 /* Two sets of B's fragments, for even and odd strips: a set stays untouched
                  * until its wgmmas are done, and strip s + 1 is loaded into the other while
-                 * strip s's run (tf32_strip). */
+                 * strip s's run (tf32_strip). PTX leaves a wgmma's registers undefined if they
+                 * are written while it runs; where ptxas cannot tell the sets apart (chosen
+                 * through a pointer, say) it fences every wgmma and so serialises them
+                 * (05_matmul.cpu.wgmma_sass reads the machine code for that). */
                 unsigned even[4][4], odd[4][4];
                 int s = 0;
                 for (; s + 1 < strips; s += 2) {
@@ -574,7 +579,8 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                     tf32_strip(acc, even, stages, full, free_, g++, s == 0, PAIRED, rank, mg,
                                warp, lane);
                 wgmma_wait_all(acc, 128); /* the tile's last strip */
-                release_stage(&free_[(g - 1) % WGMMA_STAGES], PAIRED, rank, lane);
+                if (strips > 0)
+                    release_stage(&free_[(g - 1) % WGMMA_STAGES], PAIRED, rank, lane);
             } else {
                 for (int s = 0; s < strips; ++s, ++g) {
                     const int slot = g % WGMMA_STAGES;
@@ -798,10 +804,15 @@ static void launch_tf32(const matmul_args *a)
     config.dynamicSmemBytes = WGMMA_SHARED_BYTES;
     config.attrs = &pair;
     config.numAttrs = 1;
-    static int resident = 0; /* variant_fits has seen that at least one cluster fits */
-    if (!resident)
+    static int resident = 0;
+    if (!resident) {
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(
             &resident, (const void *)wgmma_tf32_kernel<1, 1>, &config));
+        if (resident < 1) { /* variant_fits skips the variant before it comes to this */
+            fprintf(stderr, "matmul_demo: wgmma_tf32: no cluster of 2 blocks fits on this GPU\n");
+            exit(1);
+        }
+    }
     config.gridDim = dim3(2 * (pairs < resident ? pairs : resident), 1, 1);
     const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1) / 2, WG_BK,
                                        CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);

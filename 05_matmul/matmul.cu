@@ -43,9 +43,6 @@ typedef struct {
     "max_rel_err,mean_rel_err,max_abs_vs_cublas,passed,baseline,baseline_ms,sm_mhz,"       \
     "sm_mhz_min,sm_mhz_max,clock_held_batches,baseline_sm_mhz"
 
-/* Checks a variant's kernel against the GPU's limits (occupancy.h) and asks for its dynamic
- * shared memory where it needs more than 48 KiB. Returns 0 with the reason if it cannot run
- * here; *per_sm is its blocks per SM (0 when the variant has no single kernel to ask about). */
 /* A kernel launched in clusters runs only where a whole cluster finds room at once: its blocks
  * share one GPC (a group of SMs), and the driver says how many such clusters fit. */
 static int clusters_fit(const matmul_kernel_info *k, char *why, size_t len)
@@ -72,6 +69,10 @@ static int clusters_fit(const matmul_kernel_info *k, char *why, size_t len)
     return 1;
 }
 
+/* Checks a variant's kernel against the GPU's limits (occupancy.h) and asks for its dynamic
+ * shared memory where it needs more than 48 KiB. Returns 0 with the reason if it cannot run
+ * here; *per_sm is its blocks per SM (0 when the variant has no single kernel to ask about).
+ * A kernel launched in clusters needs room for one (clusters_fit). */
 static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t len)
 {
     *per_sm = 0;
