@@ -10,7 +10,8 @@
 #     fragment registers for every strip;
 #   - a WARPGROUP.DEPBAR.LE gsb0, 0x1: a strip's group left running while the next one loads;
 #   - no local-memory loads or stores (LDL, STL: spills).
-# Passes, fails naming what is wrong, or skips ([tutorial-skip]) where there is no cuobjdump.
+# Passes, fails naming what is wrong, or skips ([tutorial-skip]) where there is no cuobjdump or it
+# cannot disassemble.
 cmake_minimum_required(VERSION 3.22)
 if(NOT CUOBJDUMP OR NOT EXISTS "${CUOBJDUMP}")
   find_program(CUOBJDUMP cuobjdump)
@@ -22,7 +23,10 @@ endif()
 execute_process(COMMAND ${CUOBJDUMP} -sass ${BINARY} RESULT_VARIABLE rc OUTPUT_VARIABLE sass
                 ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "${CUOBJDUMP} -sass ${BINARY} failed (${rc}): ${err}")
+  # As own_sass.h's graders do: a toolkit whose cuobjdump cannot disassemble (no nvdisasm beside
+  # it, as in the CUDA 12.4 that CI assembles from packages) leaves nothing to read.
+  message("[tutorial-skip] ${CUOBJDUMP} -sass ${BINARY} failed (${rc}): ${err}")
+  return()
 endif()
 
 # The text of one function: from its "Function : <name>" line to the next function's.
