@@ -563,10 +563,12 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             if constexpr (TERMS == 1) {
                 /* Two sets of B's fragments, for even and odd strips: a set stays untouched
                  * until its wgmmas are done, and strip s + 1 is loaded into the other while
-                 * strip s's run (tf32_strip). PTX leaves a wgmma's registers undefined if they
-                 * are written while it runs; where ptxas cannot tell the sets apart (chosen
-                 * through a pointer, say) it fences every wgmma and so serialises them
-                 * (05_matmul.cpu.wgmma_sass reads the machine code for that). */
+                 * strip s's run (tf32_strip). PTX leaves a wgmma's result undefined if its
+                 * registers are written while it runs, and the compiler does not know that our
+                 * asm reads them late: with the set chosen through a pointer, say, it copies
+                 * both sets into the same registers, and the next strip's loads overwrite them
+                 * under a running wgmma (the appendix; 05_matmul.cpu.wgmma_sass reads the
+                 * machine code). */
                 unsigned even[4][4], odd[4][4];
                 int s = 0;
                 for (; s + 1 < strips; s += 2) {
