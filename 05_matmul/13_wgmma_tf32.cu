@@ -23,8 +23,8 @@
  *     multiplying warp arrives when its wgmmas are done with it).
  *   - Pairs (TF32, N > 128): the blocks run in clusters of two that compute neighbouring tiles
  *     and share A's strip; each block's TMA copies half of it into both blocks (multicast), so
- *     each reads 32 KiB a strip from L2 instead of 48, which saves energy and so clock under a
- *     power cap.
+ *     each reads 32 KiB a strip from L2 instead of 48, meant to save energy and so clock under a
+ *     power cap (the clock rose; the energy was not measured).
  *   - The results go to C through shared memory (store_tile), whole rows of C at a time, not as
  *     the single floats of two rows that wgmma leaves in each thread's registers.
  *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
@@ -439,8 +439,8 @@ static __device__ __forceinline__ void release_stage(unsigned long long *free_sl
  * goes on without waiting for them: it waits only for the group before (strip g - 1), and
  * releases that strip's stage, unless strip g is the tile's first (the tile before released
  * its last itself). So the tensor core works through strip g's wgmmas while the warp waits for
- * strip g + 1's stage and loads its fragments. frag must stay untouched until this strip's group is
- * done: the caller alternates two sets. */
+ * strip g + 1's stage and loads its fragments. frag must stay untouched until this strip's
+ * group is done: the caller's loop below sees to it. */
 static __device__ __forceinline__ void tf32_strip(float acc[128], unsigned frag[4][4],
                                                   const unsigned char *stages,
                                                   unsigned long long *full,
@@ -474,8 +474,8 @@ static __device__ __forceinline__ void tf32_strip(float acc[128], unsigned frag[
  * N <= 128, run unpaired), which compute two tiles side by side along N:
  * the same 256 x 32 strip of A, each its own strip of B. Each block's copying thread loads half
  * of the A strip (128 rows) and TMA multicasts it into both blocks' stages at the same offset,
- * so each block reads 32 KiB a strip through L2 instead of 48, and spends less energy on it: on
- * a GPU held at its power limit that buys clock. A stage may then be refilled only when the
+ * so each block reads 32 KiB a strip through L2 instead of 48, meant to spend less energy on
+ * it, which on a GPU held at its power limit buys clock. A stage may then be refilled only when the
  * multiplying warps of BOTH blocks are done with it: each warp arrives on its own block's "free"
  * barrier and on the other's, which count 16 arrivals. Unit u (a tile, or for PAIRED a pair of
  * tiles, the block of rank r taking the pair's tile r) goes to block (or cluster) u % count. */
@@ -561,14 +561,16 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                 acc[i] = 0.0f;
 
             if constexpr (TERMS == 1) {
-                /* Two sets of B's fragments, for even and odd strips: a set stays untouched
-                 * until its wgmmas are done, and strip s + 1 is loaded into the other while
-                 * strip s's run (tf32_strip). PTX leaves a wgmma's result undefined if its
+                /* Strip s + 1's fragments are loaded while strip s's wgmmas run, so they must
+                 * land in other registers: PTX leaves a wgmma's result undefined if its
                  * registers are written while it runs, and the compiler does not know that our
-                 * asm reads them late: with the set chosen through a pointer, say, it copies
-                 * both sets into the same registers, and the next strip's loads overwrite them
-                 * under a running wgmma (the appendix; 05_matmul.cpu.wgmma_sass reads the
-                 * machine code). */
+                 * asm reads them late. The loop is unrolled by two strips, with the fragments
+                 * never picked by a run-time index, so that the compiler can give the two
+                 * strips different registers (the arrays even and odd say it to the reader; a
+                 * C++ array is not a register). Picked through a pointer, the sets went through
+                 * local memory into the same registers, overwritten under a running wgmma:
+                 * wrong results (the appendix). 05_matmul.cpu.wgmma_sass reads the machine code
+                 * to check. */
                 unsigned even[4][4], odd[4][4];
                 int s = 0;
                 for (; s + 1 < strips; s += 2) {
