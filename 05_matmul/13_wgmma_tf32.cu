@@ -112,12 +112,16 @@ static __device__ __forceinline__ void barrier_arrive(unsigned long long *bar)
 }
 
 /* Waits until the barrier's phase of this parity has completed (a fresh barrier counts its
- * phase before the first as completed: parity 1 passes at once). */
+ * phase before the first as completed: parity 1 passes at once). try_wait's last operand, a
+ * time in nanoseconds (here 10 ms, as CUTLASS's waits), lets the hardware suspend the thread
+ * until the phase completes or that time passes, instead of returning at once to be asked
+ * again: less spinning, and alone on an H200 at its power limit the TF32 kernel ran 0.5-1.7%
+ * faster at 8192^3 (docs/results/05_matmul/h200/tf32_wait_hint_trial.csv). */
 static __device__ __forceinline__ void barrier_wait(unsigned long long *bar, int parity)
 {
     asm volatile("{\n .reg .pred done;\n"
                  "wait_%=:\n"
-                 " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, 0x989680;\n"
                  " @!done bra wait_%=;\n}" ::"r"(shared_address(bar)),
                  "r"(parity)
                  : "memory");
