@@ -66,8 +66,8 @@
 #define A_TILE_BYTES(terms) (WG_BM(terms) * WG_BK * 4)
 #define B_TILE_BYTES (WG_BK * WG_BN * 4)                      /* 4 boxes of 32 x 32 floats */
 
-static_assert(56 * WG_THREADS + 224 * 2 * WG_THREADS <= 168 * WGMMA_THREADS,
-              "setmaxnreg: the copying warpgroup's 56 and the multiplying ones' 224 registers "
+static_assert(64 * WG_THREADS + 216 * 2 * WG_THREADS <= 168 * WGMMA_THREADS,
+              "setmaxnreg: the copying warpgroup's 64 and the multiplying ones' 216 registers "
               "fit in what the block is launched with (168 per thread, ptxas's figure)");
 static_assert(A_TILE_BYTES(1) + B_TILE_BYTES == WGMMA_STAGE_BYTES &&
                   2 * A_TILE_BYTES(3) + B_TILE_BYTES == WGMMA_STAGE_BYTES,
@@ -524,8 +524,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
 
     if (group == 0) {
         /* The copying warpgroup gives registers to the multiplying ones (with 40, ptxas
-         * spilled the copying loop's values to memory; 56 leave the multiplying ones 224). */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
+         * spilled the copying loop's values to memory, and with 56 under CUDA 12.4; 64 leave
+         * the multiplying ones 216, with no spills under CUDA 12.4 or 13.0). */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 64;");
         if (threadIdx.x == 0) {
             unsigned g = 0;
             for (int u = first; u < units; u += count) {
@@ -552,7 +553,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             }
         }
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 216;");
         const int mg = group - 1; /* which 64 columns of the block tile */
         float acc[BM * 64 / WG_THREADS]; /* its share of BM x 64; rows 128 h ..: acc + 64 h */
         float part[64]; /* 3xTF32: one strip's sum */
