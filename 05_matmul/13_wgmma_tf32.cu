@@ -790,9 +790,12 @@ static void launch_tf32(const matmul_args *a)
     if (tiles_x == 1) {
         const void *alone = (const void *)wgmma_tf32_kernel<1, 0>;
         static int resident = 0;
-        if (!resident) /* variant_fits asked for the pairs' kernel; the same for this one */
-            CUDA_CHECK(cudaFuncSetAttribute(alone, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            WGMMA_SHARED_BYTES));
+        char why[160];
+        /* variant_fits asked for the pairs' kernel's shared memory; the same for this one */
+        if (!resident && !tut_allow_dynamic_shared(alone, WGMMA_SHARED_BYTES, why, sizeof why)) {
+            fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
+            exit(1);
+        }
         const int blocks = persistent_blocks(alone, "wgmma_tf32", &resident, tiles_y);
         const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1), WG_BK,
                                            CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
@@ -815,8 +818,8 @@ static void launch_tf32(const matmul_args *a)
     config.numAttrs = 1;
     static int resident = 0;
     if (!resident) {
-        CUDA_CHECK(cudaOccupancyMaxActiveClusters(
-            &resident, (const void *)wgmma_tf32_kernel<1, 1>, &config));
+        const matmul_kernel_info pairs_kernel = info_wgmma_tf32();
+        resident = matmul_clusters_resident(&pairs_kernel);
         if (resident < 1) { /* variant_fits skips the variant before it comes to this */
             fprintf(stderr, "matmul_demo: wgmma_tf32: no cluster of 2 blocks fits on this GPU\n");
             exit(1);

@@ -43,9 +43,7 @@ typedef struct {
     "max_rel_err,mean_rel_err,max_abs_vs_cublas,passed,baseline,baseline_ms,sm_mhz,"       \
     "sm_mhz_min,sm_mhz_max,clock_held_batches,baseline_sm_mhz"
 
-/* A kernel launched in clusters runs only where a whole cluster finds room at once: its blocks
- * share one GPC (a group of SMs), and the driver says how many such clusters fit. */
-static int clusters_fit(const matmul_kernel_info *k, char *why, size_t len)
+int matmul_clusters_resident(const matmul_kernel_info *k)
 {
     cudaLaunchAttribute cluster;
     cluster.id = cudaLaunchAttributeClusterDimension;
@@ -59,14 +57,21 @@ static int clusters_fit(const matmul_kernel_info *k, char *why, size_t len)
     config.attrs = &cluster;
     config.numAttrs = 1;
     int clusters = 0;
-    const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, k->kernel, &config);
-    if (e != cudaSuccess || clusters < 1) {
-        snprintf(why, len, "no cluster of %d of its blocks fits on this GPU%s%s", k->cluster,
-                 e != cudaSuccess ? ": " : "", e != cudaSuccess ? cudaGetErrorString(e) : "");
+    if (cudaOccupancyMaxActiveClusters(&clusters, k->kernel, &config) != cudaSuccess) {
         (void)cudaGetLastError(); /* clear it: the next variants go on */
         return 0;
     }
-    return 1;
+    return clusters;
+}
+
+/* A kernel launched in clusters runs only where a whole cluster finds room at once: its blocks
+ * share one GPC (a group of SMs), and the driver says how many such clusters fit. */
+static int clusters_fit(const matmul_kernel_info *k, char *why, size_t len)
+{
+    if (matmul_clusters_resident(k) >= 1)
+        return 1;
+    snprintf(why, len, "no cluster of %d of its blocks fits on this GPU", k->cluster);
+    return 0;
 }
 
 /* Checks a variant's kernel against the GPU's limits (occupancy.h) and asks for its dynamic

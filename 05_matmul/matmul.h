@@ -41,6 +41,11 @@ typedef struct {
 
 typedef matmul_kernel_info (*matmul_info_fn)(void);
 
+/* How many clusters of k->cluster blocks of the kernel the GPU holds at once, as the driver
+ * counts them (cudaOccupancyMaxActiveClusters); 0 where none fits or the driver cannot say. The
+ * driver's check before a run (matmul.cu) and the launch of wgmma_tf32 ask the same question. */
+int matmul_clusters_resident(const matmul_kernel_info *k);
+
 static inline matmul_kernel_info matmul_info(const void *kernel, int threads, size_t dynamic_shared)
 {
     matmul_kernel_info info;
