@@ -27,6 +27,9 @@
  *     power cap (the clock rose; the energy was not measured).
  *   - The results go to C through shared memory (store_tile), whole rows of C at a time, not as
  *     the single floats of two rows that wgmma leaves in each thread's registers.
+ *   - Narrow products (N <= 128) with few tile rows cut K into parts (wgmma_k_splits in
+ *     launch_config.c): each block sums its part of a tile's strips and adds it into C, which the
+ *     launch zeroed, so that more SMs work.
  *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
  *     128 were, and each strip's wgmmas left running while the warp waits for the next stage and
  *     loads its fragments into a second set of registers (wgmma.wait_group 1, not 0).
@@ -367,7 +370,7 @@ static __device__ __forceinline__ void warpgroup_sync(int mg)
 template <int BM>
 static __device__ __forceinline__ void store_tile(const float *acc, float *C, size_t ldc, int M,
                                                   int N, int row0, int col0, int mg, int warp,
-                                                  int lane, float *buf)
+                                                  int lane, float *buf, int add)
 {
 #pragma unroll
     for (int c = 0; c < BM / WGMMA_OUT_ROWS; ++c) { /* rows 32 c .. 32 c + 31 of the tile */
@@ -390,7 +393,16 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
             if (row >= M)
                 continue;
             float *out = C + (size_t)row * ldc + col;
-            if (col + 1 < N && ldc % 2 == 0) {
+            if (add) { /* a part of K's sum, added into C (atomicAdd: other parts may be there) */
+                if (col + 1 < N && ldc % 2 == 0) {
+                    atomicAdd((float2 *)out, v);
+                } else {
+                    if (col < N)
+                        atomicAdd(out, v.x);
+                    if (col + 1 < N)
+                        atomicAdd(out + 1, v.y);
+                }
+            } else if (col + 1 < N && ldc % 2 == 0) {
                 *(float2 *)out = v;
             } else {
                 if (col < N)
@@ -488,7 +500,7 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                   const __grid_constant__ CUtensorMap a_small_map,
                   const __grid_constant__ CUtensorMap b_map, int M, int N, int K, float *C,
-                  size_t ldc)
+                  size_t ldc, int splits)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int BM = WG_BM(TERMS);
@@ -508,7 +520,12 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     const int tiles_x = (N + WG_BN - 1) / WG_BN, tiles_y = (M + BM - 1) / BM;
     /* For PAIRED an odd tiles_x leaves the last pair's second tile past N: it runs the whole
      * pipeline on zeros (TMA fills what lies outside B) and stores nothing. */
-    const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x, units = units_x * tiles_y;
+    const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x;
+    /* splits > 1 (launch_tf32, products one tile wide; wgmma_k_splits): unit u is part
+     * u % splits of tile u / splits's strips of K, its sum added into C, which the launch
+     * zeroed. With more than two parts the order of the adds varies from run to run, and so may
+     * the last bits of C. */
+    const int units = units_x * tiles_y * splits, per_split = (strips + splits - 1) / splits;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < WGMMA_STAGES; ++s) {
@@ -531,8 +548,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             unsigned g = 0;
             for (int u = first; u < units; u += count) {
                 int row0, col0;
-                unit_position(u, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
-                for (int s = 0; s < strips; ++s, ++g) {
+                unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
+                const int s_end = min(strips, (u % splits + 1) * per_split);
+                for (int s = u % splits * per_split; s < s_end; ++s, ++g) {
                     const int slot = g % WGMMA_STAGES;
                     barrier_wait(&free_[slot], (g / WGMMA_STAGES + 1) % 2);
                     unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
@@ -560,7 +578,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
         unsigned g = 0;
         for (int u = first; u < units; u += count) {
             int row0, col0;
-            unit_position(u, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
+            unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
+            /* this unit's strips of K: all of them, or its part */
+            const int n = min(strips, (u % splits + 1) * per_split) - u % splits * per_split;
 #pragma unroll
             for (int i = 0; i < BM * 64 / WG_THREADS; ++i)
                 acc[i] = 0.0f;
@@ -578,20 +598,20 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                  * to check. */
                 unsigned even[4][4], odd[4][4];
                 int s = 0;
-                for (; s + 1 < strips; s += 2) {
+                for (; s + 1 < n; s += 2) {
                     tf32_strip(acc, even, stages, full, free_, g++, s == 0, PAIRED, rank, mg,
                                warp, lane);
                     tf32_strip(acc, odd, stages, full, free_, g++, 0, PAIRED, rank, mg, warp,
                                lane);
                 }
-                if (s < strips) /* the last of an odd number of strips */
+                if (s < n) /* the last of an odd number of strips */
                     tf32_strip(acc, even, stages, full, free_, g++, s == 0, PAIRED, rank, mg,
                                warp, lane);
                 wgmma_wait_all(acc, 128); /* the tile's last strip */
-                if (strips > 0)
+                if (n > 0)
                     release_stage(&free_[(g - 1) % WGMMA_STAGES], PAIRED, rank, lane);
             } else {
-                for (int s = 0; s < strips; ++s, ++g) {
+                for (int s = 0; s < n; ++s, ++g) {
                     const int slot = g % WGMMA_STAGES;
                     barrier_wait(&full[slot], (g / WGMMA_STAGES) % 2);
                     const unsigned char *stage = stages + slot * WGMMA_STAGE_BYTES;
@@ -617,7 +637,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                 }
             }
             store_tile<BM>(acc, C, ldc, M, N, row0, col0 + 64 * mg, mg, warp, lane,
-                           out_buf + mg * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE);
+                           out_buf + mg * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE, splits > 1);
         }
     }
     /* No block of a pair exits while the other may still multicast into it or arrive on its
@@ -796,11 +816,16 @@ static void launch_tf32(const matmul_args *a)
             fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
             exit(1);
         }
-        const int blocks = persistent_blocks(alone, "wgmma_tf32", &resident, tiles_y);
+        const int all = persistent_blocks(alone, "wgmma_tf32", &resident, 1 << 30);
+        const int splits = wgmma_k_splits(tiles_y, all, (a->K + WG_BK - 1) / WG_BK);
+        if (splits > 1) /* each part of K adds its sum into C */
+            CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,
+                                         (size_t)a->N * sizeof(float), (size_t)a->M));
+        const int blocks = splits * tiles_y < all ? splits * tiles_y : all;
         const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1), WG_BK,
                                            CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
         wgmma_tf32_kernel<1, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc); /* a_small: not read */
+            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits); /* a_small: not read */
         LAUNCH_CHECK();
         return;
     }
@@ -829,7 +854,7 @@ static void launch_tf32(const matmul_args *a)
     const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1) / 2, WG_BK,
                                        CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
     CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_tf32_kernel<1, 1>, a_map, a_map, b_map, a->M,
-                                  a->N, a->K, a->C, a->ldc));
+                                  a->N, a->K, a->C, a->ldc, 1));
     LAUNCH_CHECK();
 }
 
@@ -858,7 +883,7 @@ static void launch_3terms(const matmul_args *a)
     const int blocks = persistent_blocks((const void *)wgmma_tf32_kernel<3, 0>, "wgmma_3xtf32",
                                          &resident, tiles);
     wgmma_tf32_kernel<3, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc);
+        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc, 1);
     LAUNCH_CHECK();
 }
 

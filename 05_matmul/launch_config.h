@@ -77,6 +77,24 @@ static inline int pipelined_a_column(int m, int k, int bk)
     ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8 +               \
      2 * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE * 4)
 
+/* Step 13's TF32 product one tile wide (N <= 128) runs its tiles on blocks alone, one tile a block
+ * at a time. With few tile rows that leaves SMs idle (16896 x 128: 66 tiles for 132 blocks; 256 x
+ * 128 x 65536: one tile, one block), and a count of tiles just past a wave doubles the time (133
+ * tiles). Cutting each tile's K into S parts, each added into C (zeroed first) by its own block,
+ * gives S times the units of work, each 1/S as long. A unit's time is counted in strips:
+ * ceil(strips / S) plus WGMMA_SPLIT_COST_STRIPS for what every unit pays whatever its length
+ * (filling the pipeline, zeroing C and adding its tile into it), and the units run in
+ * ceil(S tiles / slots) rounds. Returns the S that takes the least time by that count (the
+ * smallest S of equal time), with at least WGMMA_SPLIT_MIN_STRIPS strips in each part and no more
+ * parts than slots, if the count promises at least a quarter off the time of whole tiles; else 1.
+ * The count leaves out that a narrow product is often bound by reading A, which cutting K does
+ * not shorten: on an H200, 200 tiles cut in 3 (which a cost of 8 strips chose) ran 14% slower
+ * (docs/results/05_matmul/h200/tf32_split_k_shapes.csv), hence the cost of 28 and the quarter.
+ * tiles: the tiles (tile rows); slots: the blocks the GPU holds at once; strips: K's strips of 32. */
+#define WGMMA_SPLIT_MIN_STRIPS 8
+#define WGMMA_SPLIT_COST_STRIPS 28
+int wgmma_k_splits(long long tiles, long long slots, long long strips);
+
 /* 1 if the GPU is a real compute capability 9.0 (an H100 or H200) and its limits, emulated or
  * not, are 9.0's: step 13 runs there (their code is sm_90a, which runs on a real 9.0 alone);
  * elsewhere "needs 9.0". */

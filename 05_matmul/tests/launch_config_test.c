@@ -386,6 +386,57 @@ static void check_swizzle(void)
            worst_store_conflict(0), worst_store_conflict(1));
 }
 
+/* Step 13's rule for cutting K into parts (wgmma_k_splits), for products one tile wide: the
+ * time of S parts in strips, ceil(S tiles / slots) rounds of ceil(strips / S) + 28. */
+static long long time_of(long long tiles, long long slots, long long strips, long long s)
+{
+    return (s * tiles + slots - 1) / slots * ((strips + s - 1) / s + WGMMA_SPLIT_COST_STRIPS);
+}
+
+static void check_k_splits(void)
+{
+    EXPECT(WGMMA_SPLIT_MIN_STRIPS == 8 && WGMMA_SPLIT_COST_STRIPS == 28);
+    /* The shapes measured on an H200 (h200/tf32_split_k_shapes.csv), its 132 blocks. */
+    EXPECT(wgmma_k_splits(66, 132, 128) == 2);    /* 16896 x 128 x 4096: half the SMs idle */
+    EXPECT(wgmma_k_splits(33, 132, 32) == 4);     /* 8447 x 127 x 999: 132 parts of 8 strips */
+    EXPECT(wgmma_k_splits(16, 132, 256) == 8);    /* 4096 x 128 x 8192: 128 parts of 32 */
+    EXPECT(wgmma_k_splits(1, 132, 2048) == 128);  /* 256 x 128 x 65536: 128 parts of 16 */
+    EXPECT(wgmma_k_splits(4, 132, 625) == 33);    /* 1000 x 64 x 20000 */
+    EXPECT(wgmma_k_splits(1, 132, 129) == 15);    /* 3 x 1 x 4099 (a test's shape): 15 of 9 */
+    EXPECT(wgmma_k_splits(3, 132, 19) == 1);      /* 513 x 65 x 600: 38 of 47, under a quarter off */
+    EXPECT(wgmma_k_splits(3, 132, 38) == 4);      /* 513 x 65 x 1200 (a test's): 10, 10, 10, 8 */
+    EXPECT(wgmma_k_splits(133, 132, 128) == 1);   /* 34000 x 128 x 4096: under a quarter off */
+    EXPECT(wgmma_k_splits(200, 132, 128) == 1);   /* 51200 x 128 x 4096: 3 parts were slower */
+    EXPECT(wgmma_k_splits(132, 132, 128) == 1);   /* a full wave: no gain */
+    EXPECT(wgmma_k_splits(66, 132, 15) == 1);     /* parts under 8 strips */
+    EXPECT(wgmma_k_splits(0, 132, 128) == 1 && wgmma_k_splits(66, 0, 128) == 1 &&
+           wgmma_k_splits(66, 132, 0) == 1);
+    /* Over a range of tile counts, GPU sizes and K: the parts are long enough and no more than
+     * the slots; a cut promises a quarter off; no other S so allowed takes less time, nor a
+     * smaller S as little; and whole tiles only where no S promises a quarter off. */
+    for (long long slots = 1; slots <= 200; slots += 13)
+        for (long long tiles = 1; tiles <= 300; tiles += 7)
+            for (long long strips = 1; strips <= 600; strips += 37) {
+                const long long s = wgmma_k_splits(tiles, slots, strips);
+                const long long whole = time_of(tiles, slots, strips, 1);
+                EXPECT(s >= 1 && s <= slots && (s == 1 || strips >= s * WGMMA_SPLIT_MIN_STRIPS));
+                EXPECT(s == 1 || 4 * time_of(tiles, slots, strips, s) <= 3 * whole);
+                for (long long t = 2; s > 1 && t <= slots && strips >= t * WGMMA_SPLIT_MIN_STRIPS;
+                     ++t) {
+                    const long long tt = time_of(tiles, slots, strips, t);
+                    EXPECT(time_of(tiles, slots, strips, s) <= tt);
+                    EXPECT(t >= s || tt > time_of(tiles, slots, strips, s));
+                }
+                if (s == 1) { /* no allowed t promises a quarter off */
+                    long long best = whole;
+                    for (long long t = 2; t <= slots && strips >= t * WGMMA_SPLIT_MIN_STRIPS; ++t)
+                        if (time_of(tiles, slots, strips, t) < best)
+                            best = time_of(tiles, slots, strips, t);
+                    EXPECT(4 * best > 3 * whole);
+                }
+            }
+}
+
 /* 3. The benchmark's largest problem (8192^3: 768 MiB) fits with room for padded copies. */
 static void check_memory(const tut_device_info *gpu)
 {
@@ -417,6 +468,7 @@ int main(void)
     }
     check_known_choices();
     check_swizzle();
+    check_k_splits();
     printf("\n");
     return tut_finish(tut_test_failures() == 0);
 }
