@@ -85,11 +85,14 @@ static inline int pipelined_a_column(int m, int k, int bk)
  * ceil(strips / S) plus WGMMA_SPLIT_COST_STRIPS for what every unit pays whatever its length
  * (filling the pipeline, zeroing C and adding its tile into it), and the units run in
  * ceil(S tiles / slots) rounds. Returns the S that takes the least time by that count (the
- * smallest S of equal time), with at least WGMMA_SPLIT_MIN_STRIPS strips in each part and no more
- * parts than slots, if the count promises at least a quarter off the time of whole tiles; else 1.
- * The count leaves out that a narrow product is often bound by reading A, which cutting K does
- * not shorten: on an H200, 200 tiles cut in 3 (which a cost of 8 strips chose) ran 14% slower
- * (docs/results/05_matmul/h200/tf32_split_k_shapes.csv), hence the cost of 28 and the quarter.
+ * smallest S of equal time), with WGMMA_SPLIT_MIN_STRIPS strips a part on average at least and
+ * no more parts than slots, if the count promises at least a quarter off the time of whole tiles;
+ * else 1. (The kernel gives each part ceil(strips / S) strips and the last what is left, which
+ * can be fewer.) The count leaves out that a narrow product is often bound by reading A, which
+ * cutting K does not shorten. On an H200 (docs/results/05_matmul/h200/tf32_split_k_shapes.csv)
+ * 200 tiles cut in 3, which a cost of 8 strips chose, ran 14% slower: the cost of 28 and the
+ * quarter were set from that one shape. The count still promises 41% off at 66 tiles, which cuts
+ * in 2 there; measured, that gained 8% in one call and lost 1% in another.
  * tiles: the tiles (tile rows); slots: the blocks the GPU holds at once; strips: K's strips of 32. */
 #define WGMMA_SPLIT_MIN_STRIPS 8
 #define WGMMA_SPLIT_COST_STRIPS 28

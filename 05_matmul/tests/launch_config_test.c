@@ -402,7 +402,10 @@ static void check_k_splits(void)
     EXPECT(wgmma_k_splits(16, 132, 256) == 8);    /* 4096 x 128 x 8192: 128 parts of 32 */
     EXPECT(wgmma_k_splits(1, 132, 2048) == 128);  /* 256 x 128 x 65536: 128 parts of 16 */
     EXPECT(wgmma_k_splits(4, 132, 625) == 33);    /* 1000 x 64 x 20000 */
-    EXPECT(wgmma_k_splits(1, 132, 129) == 15);    /* 3 x 1 x 4099 (a test's shape): 15 of 9 */
+    EXPECT(wgmma_k_splits(1, 132, 129) == 15);    /* 3 x 1 x 4099 (a test's): 14 of 9, one of 3 */
+    EXPECT(wgmma_k_splits(45, 132, 289) == 5);    /* 11519 x 68 x 9228 (a test's): 225 units */
+    EXPECT(wgmma_k_splits(45, 114, 289) == 5);    /* the same on 114 SMs (an H100 PCIe) */
+    EXPECT(wgmma_k_splits(133, 132, 129) == 1);   /* 34000 x 100 x 4097 (a test's): whole */
     EXPECT(wgmma_k_splits(3, 132, 19) == 1);      /* 513 x 65 x 600: 38 of 47, under a quarter off */
     EXPECT(wgmma_k_splits(3, 132, 38) == 4);      /* 513 x 65 x 1200 (a test's): 10, 10, 10, 8 */
     EXPECT(wgmma_k_splits(133, 132, 128) == 1);   /* 34000 x 128 x 4096: under a quarter off */
@@ -414,12 +417,16 @@ static void check_k_splits(void)
     /* Over a range of tile counts, GPU sizes and K: the parts are long enough and no more than
      * the slots; a cut promises a quarter off; no other S so allowed takes less time, nor a
      * smaller S as little; and whole tiles only where no S promises a quarter off. */
-    for (long long slots = 1; slots <= 200; slots += 13)
+    const long long gpus[] = {1, 14, 27, 40, 58, 66, 78, 108, 114, 132, 144, 170, 200};
+    for (int g = 0; g < (int)(sizeof gpus / sizeof gpus[0]); ++g)
         for (long long tiles = 1; tiles <= 300; tiles += 7)
             for (long long strips = 1; strips <= 600; strips += 37) {
+                const long long slots = gpus[g];
                 const long long s = wgmma_k_splits(tiles, slots, strips);
                 const long long whole = time_of(tiles, slots, strips, 1);
                 EXPECT(s >= 1 && s <= slots && (s == 1 || strips >= s * WGMMA_SPLIT_MIN_STRIPS));
+                /* the kernel's parts: ceil(strips / S) each, the last what is left: never none */
+                EXPECT((s - 1) * ((strips + s - 1) / s) < strips);
                 EXPECT(s == 1 || 4 * time_of(tiles, slots, strips, s) <= 3 * whole);
                 for (long long t = 2; s > 1 && t <= slots && strips >= t * WGMMA_SPLIT_MIN_STRIPS;
                      ++t) {
