@@ -816,7 +816,7 @@ static void launch_tf32(const matmul_args *a)
             fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
             exit(1);
         }
-        const int all = persistent_blocks(alone, "wgmma_tf32", &resident, 1 << 30);
+        const int all = persistent_blocks(alone, "wgmma_tf32", &resident, 1 << 30); /* every slot */
         const int splits = wgmma_k_splits(tiles_y, all, (a->K + WG_BK - 1) / WG_BK);
         if (splits > 1) /* each part of K adds its sum into C */
             CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,

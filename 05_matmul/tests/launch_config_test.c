@@ -328,6 +328,18 @@ static void check_wgmma(const tut_device_info *profile)
     EXPECT(tut_blocks_per_sm(&gpu, use) == 1);
     printf("  %-22s %d block/SM (limited by %s)\n", "wgmma_tf32, 3xtf32",
            tut_blocks_per_sm(&gpu, use), tut_occupancy_limiter(&gpu, use));
+    /* The split of K on this GPU's slots (launch_tf32 asks tut_full_wave_blocks, the same
+     * count): the tests' shapes do what their comments in CMakeLists.txt say. */
+    const long long slots = (long long)tut_blocks_per_sm(&gpu, use) * gpu.sm_count;
+    const int split_k = wgmma_k_splits(33, slots, 32);          /* tc.split_k */
+    const int rounds = wgmma_k_splits(45, slots, 289);          /* tc.split_k_rounds */
+    EXPECT(split_k > 1);
+    EXPECT(rounds > 1 && 45LL * rounds > slots);                /* a block runs a second part */
+    EXPECT(wgmma_k_splits(3, slots, 38) > 1);                   /* tc.sanitize_split_k */
+    EXPECT(wgmma_k_splits(1, slots, 129) > 1);                  /* all.3x4099x1 */
+    EXPECT(wgmma_k_splits(133, slots, 129) == 1);               /* tc.narrow_long_k: whole */
+    printf("  %-22s tc.split_k in %d parts, tc.split_k_rounds in %d (%d units)\n",
+           "K cut into parts", split_k, rounds, 45 * rounds);
     /* A B200 emulating this GPU (TUT_EMULATE_GPU): the limits say 9.0, the code cannot run. */
     gpu.real_major = 10;
     gpu.real_minor = 0;
