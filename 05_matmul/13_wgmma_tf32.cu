@@ -27,9 +27,9 @@
  *     power cap (the clock rose; the energy was not measured).
  *   - The results go to C through shared memory (store_tile), whole rows of C at a time, not as
  *     the single floats of two rows that wgmma leaves in each thread's registers.
- *   - Narrow products (N <= 128) with few tile rows cut K into parts (wgmma_k_splits in
- *     launch_config.c): each block sums its part of a tile's strips and adds it into C, which the
- *     launch zeroed, so that more SMs work.
+ *   - Products with too few tiles (or pairs) to fill the GPU cut K into parts (wgmma_k_splits
+ *     in launch_config.c): each block (or pair) sums its part of a tile's strips and adds it into
+ *     C, which the launch zeroed, so that more SMs work.
  *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
  *     128 were, and each strip's wgmmas left running while the warp waits for the next stage and
  *     loads its fragments into a second set of registers (wgmma.wait_group 1, not 0).
@@ -521,10 +521,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     /* For PAIRED an odd tiles_x leaves the last pair's second tile past N: it runs the whole
      * pipeline on zeros (TMA fills what lies outside B) and stores nothing. */
     const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x;
-    /* splits > 1 (launch_tf32, products one tile wide; wgmma_k_splits): unit u is part
-     * u % splits of tile u / splits's strips of K, its sum added into C, which the launch
-     * zeroed. With more than two parts the order of the adds varies from run to run, and so may
-     * the last bits of C. */
+    /* splits > 1 (launch_tf32; wgmma_k_splits): unit u is part u % splits of tile (or pair)
+     * u / splits's strips of K, its sum added into C, which the launch zeroed. With more than
+     * two parts the order of the adds varies from run to run, and so may the last bits of C. */
     const int units = units_x * tiles_y * splits, per_split = (strips + splits - 1) / splits;
 
     if (threadIdx.x == 0) {
@@ -796,51 +795,24 @@ static int persistent_blocks(const void *kernel, const char *name, int *resident
     return tiles < *resident ? tiles : *resident;
 }
 
-/* TF32's launch, TMA rounding A and B to TF32 as it copies them. In pairs: clusters of two
- * blocks (a launch attribute, so cudaLaunchKernelEx), as many clusters as the GPU holds at once
- * (asked of the driver, once: a cluster's two blocks must find room in one GPC), or one per pair
- * of tiles when there are fewer; each block copies half of A's strip. A product one tile wide
- * (N <= 128) has no neighbour to pair a tile with (the second block of each pair would multiply
- * zeros): its blocks run alone, each copying the whole strip. */
-static void launch_tf32(const matmul_args *a)
+/* The blocks of TF32's unpaired kernel the GPU holds at once (asked once). */
+static int alone_slots(void)
 {
-    const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
-    const CUtensorMap b_map =
-        tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
-    if (tiles_x == 1) {
-        const void *alone = (const void *)wgmma_tf32_kernel<1, 0>;
-        static int resident = 0;
-        char why[160];
-        /* variant_fits asked for the pairs' kernel's shared memory; the same for this one */
-        if (!resident && !tut_allow_dynamic_shared(alone, WGMMA_SHARED_BYTES, why, sizeof why)) {
-            fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
-            exit(1);
-        }
-        const int all = persistent_blocks(alone, "wgmma_tf32", &resident, 1 << 30); /* every slot */
-        const int splits = wgmma_k_splits(tiles_y, all, (a->K + WG_BK - 1) / WG_BK);
-        if (splits > 1) /* each part of K adds its sum into C */
-            CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,
-                                         (size_t)a->N * sizeof(float), (size_t)a->M));
-        const int blocks = splits * tiles_y < all ? splits * tiles_y : all;
-        const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1), WG_BK,
-                                           CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
-        wgmma_tf32_kernel<1, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits); /* a_small: not read */
-        LAUNCH_CHECK();
-        return;
+    const void *alone = (const void *)wgmma_tf32_kernel<1, 0>;
+    static int resident = 0;
+    char why[160];
+    /* variant_fits asked for the pairs' kernel's shared memory; the same for this one */
+    if (!resident && !tut_allow_dynamic_shared(alone, WGMMA_SHARED_BYTES, why, sizeof why)) {
+        fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
+        exit(1);
     }
-    const int pairs = (tiles_x + 1) / 2 * tiles_y;
-    cudaLaunchAttribute pair;
-    pair.id = cudaLaunchAttributeClusterDimension;
-    pair.val.clusterDim.x = 2;
-    pair.val.clusterDim.y = 1;
-    pair.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(2, 1, 1);
-    config.blockDim = dim3(WGMMA_THREADS, 1, 1);
-    config.dynamicSmemBytes = WGMMA_SHARED_BYTES;
-    config.attrs = &pair;
-    config.numAttrs = 1;
+    return persistent_blocks(alone, "wgmma_tf32", &resident, 1 << 30); /* every slot */
+}
+
+/* The clusters of two blocks of TF32's paired kernel the GPU holds at once (asked of the driver,
+ * once: a cluster's two blocks must find room in one GPC). */
+static int pair_slots(void)
+{
     static int resident = 0;
     if (!resident) {
         const matmul_kernel_info pairs_kernel = info_wgmma_tf32();
@@ -850,11 +822,60 @@ static void launch_tf32(const matmul_args *a)
             exit(1);
         }
     }
-    config.gridDim = dim3(2 * (pairs < resident ? pairs : resident), 1, 1);
+    return resident;
+}
+
+int wgmma_tf32_k_parts(int M, int N, int K)
+{
+    const int tiles_x = (N + WG_BN - 1) / WG_BN, tiles_y = (M + WG_BM(1) - 1) / WG_BM(1);
+    const int strips = (K + WG_BK - 1) / WG_BK;
+    if (tiles_x == 1)
+        return wgmma_k_splits(tiles_y, alone_slots(), strips);
+    return wgmma_k_splits((long long)(tiles_x + 1) / 2 * tiles_y, pair_slots(), strips);
+}
+
+/* TF32's launch, TMA rounding A and B to TF32 as it copies them. In pairs: clusters of two
+ * blocks (a launch attribute, so cudaLaunchKernelEx), as many clusters as the GPU holds at once,
+ * or one per unit when there are fewer; each block copies half of A's strip. A product one tile
+ * wide (N <= 128) has no neighbour to pair a tile with (the second block of each pair would
+ * multiply zeros): its blocks run alone, each copying the whole strip. Where the tiles (or pairs)
+ * leave SMs idle, K is cut into parts (wgmma_tf32_k_parts): a unit is one part of a tile's (or
+ * pair's) strips, and each adds its sum into C, zeroed here first. */
+static void launch_tf32(const matmul_args *a)
+{
+    const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
+    const int splits = wgmma_tf32_k_parts(a->M, a->N, a->K);
+    if (splits > 1) /* each part of K adds its sum into C */
+        CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,
+                                     (size_t)a->N * sizeof(float), (size_t)a->M));
+    const CUtensorMap b_map =
+        tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+    if (tiles_x == 1) {
+        const int units = splits * tiles_y, slots = alone_slots();
+        const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1), WG_BK,
+                                           CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
+        wgmma_tf32_kernel<1, 0><<<units < slots ? units : slots, WGMMA_THREADS,
+                                  WGMMA_SHARED_BYTES>>>(a_map, a_map, b_map, a->M, a->N, a->K,
+                                                        a->C, a->ldc, splits); /* a_small: not read */
+        LAUNCH_CHECK();
+        return;
+    }
+    const int units = splits * ((tiles_x + 1) / 2 * tiles_y), slots = pair_slots();
+    cudaLaunchAttribute pair;
+    pair.id = cudaLaunchAttributeClusterDimension;
+    pair.val.clusterDim.x = 2;
+    pair.val.clusterDim.y = 1;
+    pair.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(2 * (units < slots ? units : slots), 1, 1);
+    config.blockDim = dim3(WGMMA_THREADS, 1, 1);
+    config.dynamicSmemBytes = WGMMA_SHARED_BYTES;
+    config.attrs = &pair;
+    config.numAttrs = 1;
     const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1) / 2, WG_BK,
                                        CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
     CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_tf32_kernel<1, 1>, a_map, a_map, b_map, a->M,
-                                  a->N, a->K, a->C, a->ldc, 1));
+                                  a->N, a->K, a->C, a->ldc, splits));
     LAUNCH_CHECK();
 }
 

@@ -112,21 +112,21 @@ const char *pipelined_choice_text(const pipelined_choice *c, char *buf, size_t l
 }
 
 /* Step 13's time for K cut into s parts, in strips (wgmma_k_splits). */
-static long long split_time(long long tiles, long long slots, long long strips, long long s)
+static long long split_time(long long units, long long slots, long long strips, long long s)
 {
-    return (s * tiles + slots - 1) / slots * ((strips + s - 1) / s + WGMMA_SPLIT_COST_STRIPS);
+    return (s * units + slots - 1) / slots * ((strips + s - 1) / s + WGMMA_SPLIT_COST_STRIPS);
 }
 
-int wgmma_k_splits(long long tiles, long long slots, long long strips)
+int wgmma_k_splits(long long units, long long slots, long long strips)
 {
-    if (tiles < 1 || slots < 1 || strips < 1)
+    if (units < 1 || slots < 1 || strips < 1)
         return 1;
     long long best = 1;
     for (long long s = 2; s <= slots && strips >= s * WGMMA_SPLIT_MIN_STRIPS; ++s)
-        if (split_time(tiles, slots, strips, s) < split_time(tiles, slots, strips, best))
+        if (split_time(units, slots, strips, s) < split_time(units, slots, strips, best))
             best = s;
-    /* a quarter off at least, or whole tiles */
-    return 4 * split_time(tiles, slots, strips, best) <= 3 * split_time(tiles, slots, strips, 1)
+    /* a tenth off at least, or whole units */
+    return 10 * split_time(units, slots, strips, best) <= 9 * split_time(units, slots, strips, 1)
                ? (int)best
                : 1;
 }

@@ -77,26 +77,27 @@ static inline int pipelined_a_column(int m, int k, int bk)
     ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8 +               \
      2 * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE * 4)
 
-/* Step 13's TF32 product one tile wide (N <= 128) runs its tiles on blocks alone, one tile a block
- * at a time. With few tile rows that leaves SMs idle (16896 x 128: 66 tiles for 132 blocks; 256 x
- * 128 x 65536: one tile, one block), and a count of tiles just past a wave doubles the time (133
- * tiles). Cutting each tile's K into S parts, each added into C (zeroed first) by its own block,
- * gives S times the units of work, each 1/S as long. A unit's time is counted in strips:
- * ceil(strips / S) plus WGMMA_SPLIT_COST_STRIPS for what every unit pays whatever its length
- * (filling the pipeline, zeroing C and adding its tile into it), and the units run in
- * ceil(S tiles / slots) rounds. Returns the S that takes the least time by that count (the
+/* Step 13's TF32 kernel runs one unit of work a block (or a cluster of two) at a time: a tile
+ * (products one tile wide, N <= 128) or a pair of tiles. With few units that leaves SMs idle
+ * (16896 x 128: 66 tiles for 132 blocks; 512 x 512: 4 pairs for 66 clusters), and a count just
+ * past a wave doubles the time (133 tiles, 81 pairs). Cutting K into S parts, each added into C
+ * (zeroed first) by its own block or cluster, gives S times the units, each 1/S as long. A
+ * unit's time is counted in strips: ceil(strips / S) plus WGMMA_SPLIT_COST_STRIPS for what every
+ * unit pays whatever its length (filling the pipeline, adding its tile into C), and the units run
+ * in ceil(S units / slots) rounds. Returns the S that takes the least time by that count (the
  * smallest S of equal time), with WGMMA_SPLIT_MIN_STRIPS strips a part on average at least and
- * no more parts than slots, if the count promises at least a quarter off the time of whole tiles;
+ * no more parts than slots, if the count promises at least a tenth off the time of whole units;
  * else 1. (The kernel gives each part ceil(strips / S) strips and the last what is left, which
- * can be fewer.) The count leaves out that a narrow product is often bound by reading A, which
- * cutting K does not shorten. On an H200 (docs/results/05_matmul/h200/tf32_split_k_shapes.csv)
- * 200 tiles cut in 3, which a cost of 8 strips chose, ran 14% slower: the cost of 28 and the
- * quarter were set from that one shape. The count still promises 41% off at 66 tiles, which cuts
- * in 2 there; measured, that gained 8% in one call and lost 1% in another.
- * tiles: the tiles (tile rows); slots: the blocks the GPU holds at once; strips: K's strips of 32. */
+ * can be fewer but never none.) The count is a coarse guide: on an H200
+ * (docs/results/05_matmul/h200/tf32_split_k_shapes.csv, tf32_split_k_pairs_shapes.csv) it
+ * predicted the one loss measured (200 tiles in 3 parts, 14% slower; the count says 14%) and
+ * every shape it promises a tenth or more gained, but by less than promised, about half of it
+ * where it promises under a quarter.
+ * units: tiles or pairs; slots: the blocks or clusters the GPU holds at once; strips: K's strips
+ * of 32. */
 #define WGMMA_SPLIT_MIN_STRIPS 8
 #define WGMMA_SPLIT_COST_STRIPS 28
-int wgmma_k_splits(long long tiles, long long slots, long long strips);
+int wgmma_k_splits(long long units, long long slots, long long strips);
 
 /* 1 if the GPU is a real compute capability 9.0 (an H100 or H200) and its limits, emulated or
  * not, are 9.0's: step 13 runs there (their code is sm_90a, which runs on a real 9.0 alone);

@@ -111,8 +111,9 @@ static int variant_fits(const matmul_variant *v, int *per_sm, char *why, size_t 
 }
 
 /* What the CSV's config column says (no commas): the tile launch_pipelined took and how B is
- * copied, how a pipelined configuration copies B, or cuBLAS's math mode; "" for the others.
- * For launch_pipelined *per_sm becomes the blocks per SM of the tile it took. */
+ * copied, how a pipelined configuration copies B, cuBLAS's math mode, or into how many parts
+ * the launch cut K (k_parts, where it did); "" for the others. For launch_pipelined *per_sm
+ * becomes the blocks per SM of the tile it took. */
 static void variant_config(const matmul_variant *v, const matmul_args *a, int *per_sm, char *buf,
                            size_t len)
 {
@@ -125,6 +126,12 @@ static void variant_config(const matmul_variant *v, const matmul_args *a, int *p
         *per_sm = c.blocks_per_sm;
     } else if (v->launch == launch_cublas_fp32 || v->launch == launch_cublas_tf32) {
         snprintf(buf, len, "%s", v->tf32 ? "TF32 tensor cores" : "FP32 pedantic");
+    } else if (v->k_parts) {
+        const int slab_m = a->M < MATMUL_MAX_SLAB ? a->M : MATMUL_MAX_SLAB;
+        const int slab_n = a->N < MATMUL_MAX_SLAB ? a->N : MATMUL_MAX_SLAB;
+        const int parts = v->k_parts(slab_m, slab_n, a->K); /* the first slab's */
+        if (parts > 1)
+            snprintf(buf, len, "K in %d parts", parts);
     } else if (v->info && v->info().copy) {
         snprintf(buf, len, "%s", v->info().copy);
     }

@@ -26,6 +26,9 @@ typedef struct {
      * on each GPU of gpu_table.h). NULL for cuBLAS, and for launch_pipelined, which chooses
      * among configurations that fit (launch_config.c). */
     matmul_info_fn info;
+    /* Into how many parts the launch cuts K for an M x N x K product (the CSV's config column
+     * says it); NULL where it never does. */
+    int (*k_parts)(int M, int N, int K);
 } matmul_variant;
 
 /* The layouts (matmul_layout): any size; cudaMallocPitch rows; sizes padded to 16 (no bounds
@@ -74,7 +77,8 @@ static const matmul_variant matmul_variants[] = {
     {.name = "mma_3xtf32", .launch = launch_mma_3xtf32,
      .layout = FLOAT4_ROWS, .tensor_cores = 1, .sweep = 1, .info = info_mma_3xtf32},
     {.name = "wgmma_tf32", .launch = launch_wgmma_tf32, .layout = FLOAT4_ROWS, .tf32 = 1,
-     .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_tf32},
+     .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_tf32,
+     .k_parts = wgmma_tf32_k_parts},
     {.name = "wgmma_3xtf32", .launch = launch_wgmma_3xtf32, .layout = FLOAT4_ROWS,
      .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_3xtf32},
 };
