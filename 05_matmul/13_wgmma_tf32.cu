@@ -795,29 +795,33 @@ static int persistent_blocks(const void *kernel, const char *name, int *resident
     return tiles < *resident ? tiles : *resident;
 }
 
-/* The blocks of TF32's unpaired kernel the GPU holds at once (asked once). */
+/* The slots of TF32's two kernels: the blocks of the unpaired one (the same count as
+ * persistent_blocks), and the clusters of two blocks of the paired one (asked of the driver: a
+ * cluster's two blocks must find room in one GPC); each asked once. variant_fits (matmul.cu) has
+ * checked the paired kernel before any launch, so failing here is a defect, not bad input. */
 static int alone_slots(void)
 {
     const void *alone = (const void *)wgmma_tf32_kernel<1, 0>;
     static int resident = 0;
     char why[160];
-    /* variant_fits asked for the pairs' kernel's shared memory; the same for this one */
-    if (!resident && !tut_allow_dynamic_shared(alone, WGMMA_SHARED_BYTES, why, sizeof why)) {
-        fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
-        exit(1);
+    if (!resident) {
+        /* variant_fits asked for the pairs' kernel's shared memory; the same for this one */
+        if (!tut_allow_dynamic_shared(alone, WGMMA_SHARED_BYTES, why, sizeof why)) {
+            fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
+            exit(1);
+        }
+        resident = tut_full_wave_blocks(alone, "wgmma_tf32", WGMMA_THREADS, WGMMA_SHARED_BYTES);
     }
-    return persistent_blocks(alone, "wgmma_tf32", &resident, 1 << 30); /* every slot */
+    return resident;
 }
 
-/* The clusters of two blocks of TF32's paired kernel the GPU holds at once (asked of the driver,
- * once: a cluster's two blocks must find room in one GPC). */
 static int pair_slots(void)
 {
     static int resident = 0;
     if (!resident) {
         const matmul_kernel_info pairs_kernel = info_wgmma_tf32();
         resident = matmul_clusters_resident(&pairs_kernel);
-        if (resident < 1) { /* variant_fits skips the variant before it comes to this */
+        if (resident < 1) {
             fprintf(stderr, "matmul_demo: wgmma_tf32: no cluster of 2 blocks fits on this GPU\n");
             exit(1);
         }
@@ -825,8 +829,18 @@ static int pair_slots(void)
     return resident;
 }
 
-int wgmma_tf32_k_parts(int M, int N, int K)
+/* The parts K is cut into: --k-parts's count (wgmma_tf32_set_k_parts), or wgmma_k_splits's over
+ * the tile rows (one tile wide) or the pairs; and what the last launch used. */
+static int forced_parts = 0, last_parts = 1;
+
+void wgmma_tf32_set_k_parts(int parts) { forced_parts = parts; }
+
+int wgmma_tf32_k_parts(void) { return last_parts; }
+
+static int k_parts_for(int M, int N, int K)
 {
+    if (forced_parts > 0)
+        return forced_parts;
     const int tiles_x = (N + WG_BN - 1) / WG_BN, tiles_y = (M + WG_BM(1) - 1) / WG_BM(1);
     const int strips = (K + WG_BK - 1) / WG_BK;
     if (tiles_x == 1)
@@ -839,12 +853,13 @@ int wgmma_tf32_k_parts(int M, int N, int K)
  * or one per unit when there are fewer; each block copies half of A's strip. A product one tile
  * wide (N <= 128) has no neighbour to pair a tile with (the second block of each pair would
  * multiply zeros): its blocks run alone, each copying the whole strip. Where the tiles (or pairs)
- * leave SMs idle, K is cut into parts (wgmma_tf32_k_parts): a unit is one part of a tile's (or
+ * leave SMs idle, K is cut into parts (k_parts_for): a unit is one part of a tile's (or
  * pair's) strips, and each adds its sum into C, zeroed here first. */
 static void launch_tf32(const matmul_args *a)
 {
     const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
-    const int splits = wgmma_tf32_k_parts(a->M, a->N, a->K);
+    const int splits = k_parts_for(a->M, a->N, a->K);
+    last_parts = splits;
     if (splits > 1) /* each part of K adds its sum into C */
         CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,
                                      (size_t)a->N * sizeof(float), (size_t)a->M));

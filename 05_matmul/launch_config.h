@@ -88,11 +88,12 @@ static inline int pipelined_a_column(int m, int k, int bk)
  * smallest S of equal time), with WGMMA_SPLIT_MIN_STRIPS strips a part on average at least and
  * no more parts than slots, if the count promises at least a tenth off the time of whole units;
  * else 1. (The kernel gives each part ceil(strips / S) strips and the last what is left, which
- * can be fewer but never none.) The count is a coarse guide: on an H200
- * (docs/results/05_matmul/h200/tf32_split_k_shapes.csv, tf32_split_k_pairs_shapes.csv) it
- * predicted the one loss measured (200 tiles in 3 parts, 14% slower; the count says 14%) and
- * every shape it promises a tenth or more gained, but by less than promised, about half of it
- * where it promises under a quarter.
+ * can be fewer but never none.) The count is a coarse guide. On an H200
+ * (docs/results/05_matmul/h200/tf32_split_k_shapes.csv) it predicts the largest loss measured
+ * (200 tiles in 3 parts, 14% slower; the count says 14%), but 66 tiles in 2 parts, promised 41%
+ * off, gained 8% in one call and lost 1% in another. In a later call (tf32_split_k_pairs_shapes.
+ * csv) every shape it promised a tenth or more gained, by a third to three quarters of the
+ * promise where that was under a quarter.
  * units: tiles or pairs; slots: the blocks or clusters the GPU holds at once; strips: K's strips
  * of 32. */
 #define WGMMA_SPLIT_MIN_STRIPS 8

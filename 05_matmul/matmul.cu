@@ -126,10 +126,8 @@ static void variant_config(const matmul_variant *v, const matmul_args *a, int *p
         *per_sm = c.blocks_per_sm;
     } else if (v->launch == launch_cublas_fp32 || v->launch == launch_cublas_tf32) {
         snprintf(buf, len, "%s", v->tf32 ? "TF32 tensor cores" : "FP32 pedantic");
-    } else if (v->k_parts) {
-        const int slab_m = a->M < MATMUL_MAX_SLAB ? a->M : MATMUL_MAX_SLAB;
-        const int slab_n = a->N < MATMUL_MAX_SLAB ? a->N : MATMUL_MAX_SLAB;
-        const int parts = v->k_parts(slab_m, slab_n, a->K); /* the first slab's */
+    } else if (v->k_parts) { /* called after the variant ran: its last launch (slab) */
+        const int parts = v->k_parts();
         if (parts > 1)
             snprintf(buf, len, "K in %d parts", parts);
     } else if (v->info && v->info().copy) {
@@ -595,6 +593,7 @@ int main(int argc, char **argv)
     int variant = 0, no_check = 0, bench = 0, pitfall = 0, tile = 0;
 #ifndef MATMUL_ABLATIONS
     int tma_rounding = 0;
+    unsigned long long k_parts = 0;
 #endif
     const char *outdir = NULL;
     const tut_option opts[] = {
@@ -623,6 +622,9 @@ int main(int argc, char **argv)
          "the pipelined kernel's configuration at every size (auto: chosen from the GPU's "
          "limits and the size)", 0, 0, "auto|128x256|128x128|64x128|64x128_s2"},
 #ifndef MATMUL_ABLATIONS
+        {"--k-parts", TUT_OPT_SIZE, &k_parts,
+         "wgmma_tf32 cuts K into this many parts at every size (0, the default: as many as "
+         "pays, counted from the size and the GPU; 1: never)", 0, 64, NULL},
         {"--tma-rounding", TUT_OPT_FLAG, &tma_rounding,
          "what TMA writes into shared memory through an FP32 and a TF32 tensor map (step 13 "
          "relies on the rounding; needs 9.0)", 0, 0, NULL},
@@ -641,7 +643,7 @@ int main(int argc, char **argv)
         return 2;
     }
 #ifndef MATMUL_ABLATIONS
-    if (tma_rounding && (custom || bench || pitfall || variant || tile)) {
+    if (tma_rounding && (custom || bench || pitfall || variant || tile || k_parts)) {
         fprintf(stderr, "matmul_demo: --tma-rounding runs alone (only --outdir goes with it)\n");
         return 2;
     }
@@ -683,6 +685,13 @@ int main(int argc, char **argv)
         printf("pipelined: the %s configuration at every size (--tile)\n",
                pipelined_tile_name(t));
     }
+#ifndef MATMUL_ABLATIONS
+    if (k_parts) {
+        wgmma_tf32_set_k_parts((int)k_parts);
+        printf("wgmma_tf32: K in %llu part%s at every size (--k-parts)\n", k_parts,
+               k_parts > 1 ? "s" : "");
+    }
+#endif
 
     run_options o = {.check = !no_check,
                      .reps = (int)reps,

@@ -26,9 +26,9 @@ typedef struct {
      * on each GPU of gpu_table.h). NULL for cuBLAS, and for launch_pipelined, which chooses
      * among configurations that fit (launch_config.c). */
     matmul_info_fn info;
-    /* Into how many parts the launch cuts K for an M x N x K product (the CSV's config column
-     * says it); NULL where it never does. */
-    int (*k_parts)(int M, int N, int K);
+    /* Into how many parts its last launch cut K (the CSV's config column says it); NULL where
+     * it never does. */
+    int (*k_parts)(void);
 } matmul_variant;
 
 /* The layouts (matmul_layout): any size; cudaMallocPitch rows; sizes padded to 16 (no bounds

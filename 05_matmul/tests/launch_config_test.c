@@ -329,25 +329,16 @@ static void check_wgmma(const tut_device_info *profile)
     printf("  %-22s %d block/SM (limited by %s)\n", "wgmma_tf32, 3xtf32",
            tut_blocks_per_sm(&gpu, use), tut_occupancy_limiter(&gpu, use));
     /* The split of K on this GPU's slots (launch_tf32 asks tut_full_wave_blocks, the same
-     * count): the tests' shapes do what their comments in CMakeLists.txt say. */
+     * count; clusters of two: at most half of them, fewer where the GPCs hold fewer). The GPU
+     * tests set their part counts (--k-parts) but two: tc.split_k_by_count, cut by the count
+     * wherever 8 clusters fit, and all.3x4099x1, one tile. */
     const long long slots = (long long)tut_blocks_per_sm(&gpu, use) * gpu.sm_count;
-    const int split_k = wgmma_k_splits(33, slots, 32);          /* tc.split_k */
-    const int rounds = wgmma_k_splits(45, slots, 289);          /* tc.split_k_rounds */
-    EXPECT(split_k > 1);
-    EXPECT(rounds > 1 && 45LL * rounds > slots);                /* a block runs a second part */
-    EXPECT(wgmma_k_splits(3, slots, 38) > 1);                   /* tc.sanitize_split_k */
+    for (long long pairs = 8; pairs <= slots / 2; ++pairs)
+        EXPECT(wgmma_k_splits(4, pairs, 256) > 1);              /* tc.split_k_by_count */
     EXPECT(wgmma_k_splits(1, slots, 129) > 1);                  /* all.3x4099x1 */
-    EXPECT(wgmma_k_splits(200, slots, 129) == 1);               /* tc.narrow_long_k: whole */
-    /* In pairs: clusters of two, half the blocks (the H200's driver holds 66 of its 132 blocks'
-     * worth; on another GPU its GPCs may hold fewer). */
-    const long long pairs = slots / 2;
-    const int pair_rounds = wgmma_k_splits(24, pairs, 300);     /* tc.split_k_pairs_rounds */
-    EXPECT(wgmma_k_splits(9, pairs, 94) > 1);                   /* tc.split_k_pairs */
-    EXPECT(pair_rounds > 1 && 24LL * pair_rounds > pairs);      /* a pair runs a second part */
-    EXPECT(wgmma_k_splits(4, pairs, 38) > 1);                   /* tc.sanitize_split_k_pairs */
-    printf("  %-22s tc.split_k in %d parts, tc.split_k_rounds in %d (%d units), "
-           "tc.split_k_pairs_rounds in %d (%d units for %lld pairs)\n", "K cut into parts",
-           split_k, rounds, 45 * rounds, pair_rounds, 24 * pair_rounds, pairs);
+    printf("  %-22s tc.split_k_by_count in %d parts (%lld clusters), all.3x4099x1 in %d\n",
+           "K cut into parts", wgmma_k_splits(4, slots / 2, 256), slots / 2,
+           wgmma_k_splits(1, slots, 129));
     /* A B200 emulating this GPU (TUT_EMULATE_GPU): the limits say 9.0, the code cannot run. */
     gpu.real_major = 10;
     gpu.real_minor = 0;
@@ -438,7 +429,8 @@ static void check_k_splits(void)
     EXPECT(wgmma_k_splits(256, 66, 128) == 1);    /* 4096^3: 3.9 waves, no gain */
     EXPECT(wgmma_k_splits(1024, 66, 256) == 1);   /* 8192^3 */
     EXPECT(wgmma_k_splits(81, 66, 64) == 1);      /* 2049 x 2049 x 2048: 2% promised */
-    /* The tests' shapes (CMakeLists.txt), and the limits. */
+    /* The GPU tests' shapes (CMakeLists.txt), which set these counts with --k-parts, and the
+     * limits. */
     EXPECT(wgmma_k_splits(1, 132, 129) == 15);    /* 3 x 1 x 4099: 14 parts of 9, one of 3 */
     EXPECT(wgmma_k_splits(45, 132, 289) == 5);    /* 11519 x 68 x 9228: 225 units */
     EXPECT(wgmma_k_splits(45, 114, 289) == 5);    /* the same on 114 SMs (an H100 PCIe) */

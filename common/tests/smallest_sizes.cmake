@@ -101,6 +101,8 @@ function(tutorial_smallest_sizes)
     "matmul_demo             | --m 1 --k 1 --n 1 --reference-macs 0 | --reference-macs -1 | 1e999"
     "matmul_demo             | --m 1 --k 1 --n 1 --ld-extra 0 | --ld-extra -1"
     "matmul_demo             | --m 1 --k 1 --n 1 --ld-extra 4 | --ld-extra 3"
+    "matmul_demo             | --m 1 --k 1 --n 1 --k-parts 0 | --k-parts -1"
+    "matmul_demo             | --m 1 --k 1 --n 1 --k-parts 64 | --k-parts 65"
     "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --m 0"
     "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --k 0"
     "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --n 0"
