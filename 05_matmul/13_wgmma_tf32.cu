@@ -521,9 +521,10 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     /* For PAIRED an odd tiles_x leaves the last pair's second tile past N: it runs the whole
      * pipeline on zeros (TMA fills what lies outside B) and stores nothing. */
     const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x;
-    /* splits > 1 (launch_tf32; wgmma_k_splits): unit u is part u % splits of tile (or pair)
-     * u / splits's strips of K, its sum added into C, which the launch zeroed. With more than
-     * two parts the order of the adds varies from run to run, and so may the last bits of C. */
+    /* splits > 1 (launch_tf32, launch_3terms; wgmma_k_splits): unit u is part u % splits of
+     * tile (or pair) u / splits's strips of K, its sum added into C, which the launch zeroed.
+     * With more than two parts the order of the adds varies from run to run, and so may the
+     * last bits of C. */
     const int units = units_x * tiles_y * splits, per_split = (strips + splits - 1) / splits;
 
     if (threadIdx.x == 0) {
@@ -784,35 +785,31 @@ matmul_kernel_info info_wgmma_3xtf32(void)
     return info_of((const void *)wgmma_tf32_kernel<3, 0>, 0);
 }
 
-/* A persistent grid of an unpaired kernel: as many blocks as the GPU holds at once (occupancy.h,
- * from the device's limits: one per SM on a 9.0 GPU, whose shared memory holds one block's
- * stages), or one block per tile when there are fewer tiles. Asked once per kernel (*resident;
- * the program uses one GPU). */
-static int persistent_blocks(const void *kernel, const char *name, int *resident, int tiles)
+/* The slots of a persistent grid: how many blocks of an unpaired kernel the GPU holds at once
+ * (occupancy.h, from the device's limits: one per SM on a 9.0 GPU, whose shared memory holds one
+ * block's stages), and how many clusters of two blocks of TF32's paired kernel (asked of the
+ * driver: a cluster's two blocks must find room in one GPC). Each asked once (the program uses
+ * one GPU). A grid has as many blocks (clusters) as slots, or one per unit of work when there are
+ * fewer. variant_fits (matmul.cu) has checked the kernels before any launch, so failing here is
+ * a defect, not bad input. */
+static int alone_slots(const void *kernel, const char *name, int *resident)
 {
-    if (!*resident)
-        *resident = tut_full_wave_blocks(kernel, name, WGMMA_THREADS, WGMMA_SHARED_BYTES);
-    return tiles < *resident ? tiles : *resident;
-}
-
-/* The slots of TF32's two kernels: the blocks of the unpaired one (the same count as
- * persistent_blocks), and the clusters of two blocks of the paired one (asked of the driver: a
- * cluster's two blocks must find room in one GPC); each asked once. variant_fits (matmul.cu) has
- * checked the paired kernel before any launch, so failing here is a defect, not bad input. */
-static int alone_slots(void)
-{
-    const void *alone = (const void *)wgmma_tf32_kernel<1, 0>;
-    static int resident = 0;
     char why[160];
-    if (!resident) {
+    if (!*resident) {
         /* variant_fits asked for the pairs' kernel's shared memory; the same for this one */
-        if (!tut_allow_dynamic_shared(alone, WGMMA_SHARED_BYTES, why, sizeof why)) {
-            fprintf(stderr, "matmul_demo: wgmma_tf32: %s\n", why);
+        if (!tut_allow_dynamic_shared(kernel, WGMMA_SHARED_BYTES, why, sizeof why)) {
+            fprintf(stderr, "matmul_demo: %s: %s\n", name, why);
             exit(1);
         }
-        resident = tut_full_wave_blocks(alone, "wgmma_tf32", WGMMA_THREADS, WGMMA_SHARED_BYTES);
+        *resident = tut_full_wave_blocks(kernel, name, WGMMA_THREADS, WGMMA_SHARED_BYTES);
     }
-    return resident;
+    return *resident;
+}
+
+static int tf32_alone_slots(void)
+{
+    static int resident = 0;
+    return alone_slots((const void *)wgmma_tf32_kernel<1, 0>, "wgmma_tf32", &resident);
 }
 
 static int pair_slots(void)
@@ -837,6 +834,14 @@ void wgmma_tf32_set_k_parts(int parts) { forced_parts = parts; }
 
 int wgmma_tf32_k_parts(void) { return last_parts; }
 
+/* Each part of K adds its sum into C: zeroed first, its N columns of each row (not ldc's). */
+static void zero_for_parts(const matmul_args *a, int parts)
+{
+    if (parts > 1)
+        CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,
+                                     (size_t)a->N * sizeof(float), (size_t)a->M));
+}
+
 static int k_parts_for(int M, int N, int K)
 {
     if (forced_parts > 0)
@@ -844,7 +849,7 @@ static int k_parts_for(int M, int N, int K)
     const int tiles_x = (N + WG_BN - 1) / WG_BN, tiles_y = (M + WG_BM(1) - 1) / WG_BM(1);
     const int strips = (K + WG_BK - 1) / WG_BK;
     if (tiles_x == 1)
-        return wgmma_k_splits(tiles_y, alone_slots(), strips);
+        return wgmma_k_splits(tiles_y, tf32_alone_slots(), strips);
     return wgmma_k_splits((long long)(tiles_x + 1) / 2 * tiles_y, pair_slots(), strips);
 }
 
@@ -860,18 +865,16 @@ static void launch_tf32(const matmul_args *a)
     const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
     const int splits = k_parts_for(a->M, a->N, a->K);
     last_parts = splits;
-    if (splits > 1) /* each part of K adds its sum into C */
-        CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,
-                                     (size_t)a->N * sizeof(float), (size_t)a->M));
+    zero_for_parts(a, splits);
     const CUtensorMap b_map =
         tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
     if (tiles_x == 1) {
-        const int units = splits * tiles_y, slots = alone_slots();
+        const int units = splits * tiles_y, slots = tf32_alone_slots();
         const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1), WG_BK,
                                            CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
-        wgmma_tf32_kernel<1, 0><<<units < slots ? units : slots, WGMMA_THREADS,
-                                  WGMMA_SHARED_BYTES>>>(a_map, a_map, b_map, a->M, a->N, a->K,
-                                                        a->C, a->ldc, splits); /* a_small: not read */
+        const int blocks = units < slots ? units : slots;
+        wgmma_tf32_kernel<1, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
+            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits); /* a_small: not read */
         LAUNCH_CHECK();
         return;
     }
@@ -894,7 +897,8 @@ static void launch_tf32(const matmul_args *a)
     LAUNCH_CHECK();
 }
 
-/* 3xTF32's launch: A split by split_kernel, B copied as FP32 and split as it is loaded. */
+/* 3xTF32's launch: A split by split_kernel, B copied as FP32 and split as it is loaded; K cut
+ * into parts where the tiles leave SMs idle, as for TF32. */
 static void launch_3terms(const matmul_args *a)
 {
     const int BM = WG_BM(3);
@@ -916,10 +920,14 @@ static void launch_3terms(const matmul_args *a)
     const CUtensorMap a_small_map =
         tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
     static int resident = 0;
-    const int blocks = persistent_blocks((const void *)wgmma_tf32_kernel<3, 0>, "wgmma_3xtf32",
-                                         &resident, tiles);
-    wgmma_tf32_kernel<3, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc, 1);
+    const int slots = alone_slots((const void *)wgmma_tf32_kernel<3, 0>, "wgmma_3xtf32", &resident);
+    const int splits = forced_parts > 0 ? forced_parts
+                                        : wgmma_k_splits(tiles, slots, (a->K + WG_BK - 1) / WG_BK);
+    last_parts = splits;
+    zero_for_parts(a, splits);
+    const int units = splits * tiles;
+    wgmma_tf32_kernel<3, 0><<<units < slots ? units : slots, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
+        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits);
     LAUNCH_CHECK();
 }
 

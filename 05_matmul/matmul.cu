@@ -623,8 +623,9 @@ int main(int argc, char **argv)
          "limits and the size)", 0, 0, "auto|128x256|128x128|64x128|64x128_s2"},
 #ifndef MATMUL_ABLATIONS
         {"--k-parts", TUT_OPT_SIZE, &k_parts,
-         "wgmma_tf32 cuts K into this many parts at every size (0, the default: as many as "
-         "pays, counted from the size and the GPU; 1: never)", 0, 64, NULL},
+         "step 13 (wgmma_tf32, wgmma_3xtf32) cuts K into this many parts at every size (0, "
+         "the default: as many as pays, counted from the size and the GPU; 1: never)", 0, 64,
+         NULL},
         {"--tma-rounding", TUT_OPT_FLAG, &tma_rounding,
          "what TMA writes into shared memory through an FP32 and a TF32 tensor map (step 13 "
          "relies on the rounding; needs 9.0)", 0, 0, NULL},
@@ -688,7 +689,7 @@ int main(int argc, char **argv)
 #ifndef MATMUL_ABLATIONS
     if (k_parts) {
         wgmma_tf32_set_k_parts((int)k_parts);
-        printf("wgmma_tf32: K in %llu part%s at every size (--k-parts)\n", k_parts,
+        printf("wgmma_tf32, wgmma_3xtf32: K in %llu part%s at every size (--k-parts)\n", k_parts,
                k_parts > 1 ? "s" : "");
     }
 #endif

@@ -81,10 +81,10 @@ void launch_mma_3xtf32(const matmul_args *a);      /* 12_mma_tf32.cu: N, K % 4 =
 void launch_wgmma_tf32(const matmul_args *a);      /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
 void launch_wgmma_3xtf32(const matmul_args *a);    /* 13_wgmma_tf32.cu: sm_90a, N, K % 4 == 0 */
 void wgmma_release(void); /* frees step 13's 3xTF32 split copies of A */
-/* launch_wgmma_tf32 cuts K into parts where its tiles (or pairs of tiles) leave SMs idle,
- * as many as wgmma_k_splits counts; from now on into `parts` whatever the count (matmul_demo
- * --k-parts, 1 to 64), or as counted again (0). wgmma_tf32_k_parts: the parts its last launch
- * used (1: whole tiles). */
+/* launch_wgmma_tf32 and launch_wgmma_3xtf32 cut K into parts where their tiles (or pairs of
+ * tiles) leave SMs idle, as many as wgmma_k_splits counts; from now on into `parts` whatever the
+ * count (matmul_demo --k-parts, 1 to 64), or as counted again (0). wgmma_tf32_k_parts: the parts
+ * the last launch of either used (1: whole tiles). */
 void wgmma_tf32_set_k_parts(int parts);
 int wgmma_tf32_k_parts(void);
 /* matmul_demo --tma-rounding: what TMA writes into shared memory through an FP32 and a TF32

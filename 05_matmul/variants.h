@@ -80,7 +80,8 @@ static const matmul_variant matmul_variants[] = {
      .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_tf32,
      .k_parts = wgmma_tf32_k_parts},
     {.name = "wgmma_3xtf32", .launch = launch_wgmma_3xtf32, .layout = FLOAT4_ROWS,
-     .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_3xtf32},
+     .tensor_cores = 1, .hopper = 1, .sweep = 1, .info = info_wgmma_3xtf32,
+     .k_parts = wgmma_tf32_k_parts},
 };
 #else
 /* The benchmark-only program matmul_ablations: steps 9 and 10 beside their configurations with
