@@ -796,7 +796,7 @@ static int alone_slots(const void *kernel, const char *name, int *resident)
 {
     char why[160];
     if (!*resident) {
-        /* variant_fits asked for the pairs' kernel's shared memory; the same for this one */
+        /* variant_fits asked for the variant's kernel (for TF32 the pairs'); for this one too */
         if (!tut_allow_dynamic_shared(kernel, WGMMA_SHARED_BYTES, why, sizeof why)) {
             fprintf(stderr, "matmul_demo: %s: %s\n", name, why);
             exit(1);
@@ -826,8 +826,9 @@ static int pair_slots(void)
     return resident;
 }
 
-/* The parts K is cut into: --k-parts's count (wgmma_tf32_set_k_parts), or wgmma_k_splits's over
- * the tile rows (one tile wide) or the pairs; and what the last launch used. */
+/* The parts K is cut into, for `units` tiles or pairs on `slots` blocks or clusters:
+ * --k-parts's count (wgmma_tf32_set_k_parts), or wgmma_k_splits's; last_parts: what the last
+ * launch (of TF32 or 3xTF32) used, zero_for_parts then zeroing C where there are parts. */
 static int forced_parts = 0, last_parts = 1;
 
 void wgmma_tf32_set_k_parts(int parts) { forced_parts = parts; }
@@ -842,15 +843,11 @@ static void zero_for_parts(const matmul_args *a, int parts)
                                      (size_t)a->N * sizeof(float), (size_t)a->M));
 }
 
-static int k_parts_for(int M, int N, int K)
+static int parts_for(long long units, int slots, int K)
 {
-    if (forced_parts > 0)
-        return forced_parts;
-    const int tiles_x = (N + WG_BN - 1) / WG_BN, tiles_y = (M + WG_BM(1) - 1) / WG_BM(1);
-    const int strips = (K + WG_BK - 1) / WG_BK;
-    if (tiles_x == 1)
-        return wgmma_k_splits(tiles_y, tf32_alone_slots(), strips);
-    return wgmma_k_splits((long long)(tiles_x + 1) / 2 * tiles_y, pair_slots(), strips);
+    last_parts = forced_parts > 0 ? forced_parts
+                                  : wgmma_k_splits(units, slots, (K + WG_BK - 1) / WG_BK);
+    return last_parts;
 }
 
 /* TF32's launch, TMA rounding A and B to TF32 as it copies them. In pairs: clusters of two
@@ -858,13 +855,14 @@ static int k_parts_for(int M, int N, int K)
  * or one per unit when there are fewer; each block copies half of A's strip. A product one tile
  * wide (N <= 128) has no neighbour to pair a tile with (the second block of each pair would
  * multiply zeros): its blocks run alone, each copying the whole strip. Where the tiles (or pairs)
- * leave SMs idle, K is cut into parts (k_parts_for): a unit is one part of a tile's (or
+ * leave SMs idle, K is cut into parts (parts_for): a unit is one part of a tile's (or
  * pair's) strips, and each adds its sum into C, zeroed here first. */
 static void launch_tf32(const matmul_args *a)
 {
     const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
-    const int splits = k_parts_for(a->M, a->N, a->K);
-    last_parts = splits;
+    const int pairs = (tiles_x + 1) / 2 * tiles_y;
+    const int splits = tiles_x == 1 ? parts_for(tiles_y, tf32_alone_slots(), a->K)
+                                    : parts_for(pairs, pair_slots(), a->K);
     zero_for_parts(a, splits);
     const CUtensorMap b_map =
         tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
@@ -878,7 +876,7 @@ static void launch_tf32(const matmul_args *a)
         LAUNCH_CHECK();
         return;
     }
-    const int units = splits * ((tiles_x + 1) / 2 * tiles_y), slots = pair_slots();
+    const int units = splits * pairs, slots = pair_slots();
     cudaLaunchAttribute pair;
     pair.id = cudaLaunchAttributeClusterDimension;
     pair.val.clusterDim.x = 2;
@@ -921,9 +919,7 @@ static void launch_3terms(const matmul_args *a)
         tile_map(a_small, a->M, a->K, a->lda, BM, WG_BK, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
     static int resident = 0;
     const int slots = alone_slots((const void *)wgmma_tf32_kernel<3, 0>, "wgmma_3xtf32", &resident);
-    const int splits = forced_parts > 0 ? forced_parts
-                                        : wgmma_k_splits(tiles, slots, (a->K + WG_BK - 1) / WG_BK);
-    last_parts = splits;
+    const int splits = parts_for(tiles, slots, a->K);
     zero_for_parts(a, splits);
     const int units = splits * tiles;
     wgmma_tf32_kernel<3, 0><<<units < slots ? units : slots, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(

@@ -689,8 +689,7 @@ int main(int argc, char **argv)
 #ifndef MATMUL_ABLATIONS
     if (k_parts) {
         wgmma_tf32_set_k_parts((int)k_parts);
-        printf("wgmma_tf32, wgmma_3xtf32: K in %llu part%s at every size (--k-parts)\n", k_parts,
-               k_parts > 1 ? "s" : "");
+        printf("wgmma_tf32, wgmma_3xtf32: --k-parts %llu, at every size\n", k_parts);
     }
 #endif
 

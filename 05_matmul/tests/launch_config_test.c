@@ -328,8 +328,8 @@ static void check_wgmma(const tut_device_info *profile)
     EXPECT(tut_blocks_per_sm(&gpu, use) == 1);
     printf("  %-22s %d block/SM (limited by %s)\n", "wgmma_tf32, 3xtf32",
            tut_blocks_per_sm(&gpu, use), tut_occupancy_limiter(&gpu, use));
-    /* The split of K on this GPU's slots (launch_tf32 asks tut_full_wave_blocks, the same
-     * count; clusters of two: at most half of them, fewer where the GPCs hold fewer). The GPU
+    /* The split of K on this GPU's slots (step 13's launches ask tut_full_wave_blocks, the
+     * same count; clusters of two: at most half of them, fewer where the GPCs hold fewer). The GPU
      * tests set their part counts (--k-parts) but two: tc.split_k_by_count, cut by the count
      * wherever 8 clusters fit, and all.3x4099x1, one tile. */
     const long long slots = (long long)tut_blocks_per_sm(&gpu, use) * gpu.sm_count;
