@@ -28,8 +28,9 @@
  *   - The results go to C through shared memory (store_tile), whole rows of C at a time, not as
  *     the single floats of two rows that wgmma leaves in each thread's registers.
  *   - Products with too few tiles (or pairs) to fill the GPU cut K into parts (wgmma_k_splits
- *     in launch_config.c): each block (or pair) sums its part of a tile's strips, so that more
- *     SMs work; the first part of a tile to finish stores its sum into C, the others add theirs.
+ *     in launch_config.c): each block (or pair) sums its part of a tile's strips and adds it into
+ *     C, which the block of the tile's first part zeroes as the kernel starts, so that more SMs
+ *     work.
  *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
  *     128 were, and each strip's wgmmas left running while the warp waits for the next stage and
  *     loads its fragments into a second set of registers (wgmma.wait_group 1, not 0).
@@ -362,9 +363,9 @@ static __device__ __forceinline__ void load_b_fragments(unsigned big[4][4], unsi
  * then each warp reads back one row of 64 floats, two neighbours a lane, and stores it whole.
  * Value i of column group j is wgmma row 16 w + l / 4 + 8 (i / 2) (our column, through
  * column_of_row) and wgmma column 8 j + 2 (l % 4) + i % 2 (our row). ADD = 1 adds into C
- * instead (a part of K after the first): a template parameter, not an argument, because with a
- * flag known only at run time ptxas kept fewer of the loop's values in registers and spilled
- * some to local memory (05_matmul.cpu.wgmma_sass checks that there is none). */
+ * instead (a part of K): a template parameter, not an argument, because with a flag known only
+ * at run time ptxas kept fewer of the loop's values in registers and spilled some to local
+ * memory (05_matmul.cpu.wgmma_sass checks that there is none). */
 static __device__ __forceinline__ void warpgroup_sync(int mg)
 {
     asm volatile("bar.sync %0, 128;" ::"r"(1 + mg) : "memory"); /* barrier 0: __syncthreads */
@@ -417,35 +418,33 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
     }
 }
 
-/* K cut into parts: the parts of one tile arrive at their stores in any order, each its sum of
- * the tile's 64 columns a warpgroup holds. The first to arrive stores its sum into C; the
- * others wait until it has, then add theirs. No launch before has to clear C, and none of the
- * waits can last: whoever they wait for has arrived, so it is running, and its store needs
- * nobody else. arrived counts the arrivals and goes back to 0 after the last (atomicInc wraps
- * at parts - 1), ready for the next launch; stored holds the number of the last launch whose
- * first part has stored (launch: never 0, so the flags need no clearing either). */
-static __device__ __forceinline__ int first_to_arrive(unsigned *arrived, int parts, int *first,
-                                                      int mg)
+/* K cut into parts: every part adds its sum into C, which must hold zeros first. The block
+ * that computes a tile's part 0 zeroes the tile, with the three warps of the copying warpgroup
+ * that copy nothing (threads 32 to 127), as soon as the kernel starts, and then raises the
+ * tile's flag: it writes the launch's number there (never 0, so the flags need no clearing
+ * between launches). Each multiplying warpgroup waits for the flag before its adds; by then the
+ * zeros are long written, so the wait costs a read, where zeroing C before the launch
+ * (cudaMemset2DAsync) cost a second launch. */
+template <int BM>
+static __device__ __forceinline__ void zero_tile(float *C, size_t ldc, int M, int N, int row0,
+                                                 int col0, unsigned *zeroed, unsigned launch)
 {
-    if (threadIdx.x % WG_THREADS == 0)
-        *first = atomicInc(arrived, (unsigned)parts - 1) == 0;
-    warpgroup_sync(mg); /* store_tile syncs again before *first is written for the next tile */
-    return *first;
+    const int t = threadIdx.x - 32; /* 0 .. 95 */
+    for (int i = t; i < BM * WG_BN; i += 96) {
+        const int row = row0 + i / WG_BN, col = col0 + i % WG_BN;
+        if (row < M && col < N)
+            C[(size_t)row * ldc + col] = 0.0f;
+    }
+    __threadfence(); /* the zeros seen by the whole GPU before the flag */
+    asm volatile("bar.sync 3, 96;" ::: "memory"); /* barriers 1 and 2: warpgroup_sync */
+    if (t == 0)
+        asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(zeroed), "r"(launch) : "memory");
 }
 
-/* The first part's stores, seen by the whole GPU before the flag that says so. */
-static __device__ __forceinline__ void say_stored(unsigned *stored, unsigned launch, int mg)
-{
-    __threadfence();
-    warpgroup_sync(mg);
-    if (threadIdx.x % WG_THREADS == 0)
-        asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(stored), "r"(launch) : "memory");
-}
-
-/* Waits for the first part's flag. The first part is running and needs microseconds (even under
- * compute-sanitizer, a few milliseconds), so a wait of ten seconds means a defect: __trap ends
- * the launch with an error rather than hang. */
-static __device__ __forceinline__ void wait_until_stored(const unsigned *stored, unsigned launch,
+/* Waits for the tile's zeros. They are written in the kernel's first microseconds by a block
+ * that is running (every block of the persistent grid is resident), so a wait of ten seconds
+ * means a defect: __trap ends the launch with an error rather than hang. */
+static __device__ __forceinline__ void wait_until_zeroed(const unsigned *zeroed, unsigned launch,
                                                          int mg)
 {
     if (threadIdx.x % WG_THREADS == 0) {
@@ -454,7 +453,7 @@ static __device__ __forceinline__ void wait_until_stored(const unsigned *stored,
         for (unsigned seen = 0; seen != launch;) {
             asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
                          : "=r"(seen)
-                         : "l"(stored)
+                         : "l"(zeroed)
                          : "memory");
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
             if (now - start > 10000000000ull)
@@ -550,7 +549,7 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                   const __grid_constant__ CUtensorMap a_small_map,
                   const __grid_constant__ CUtensorMap b_map, int M, int N, int K, float *C,
-                  size_t ldc, int splits, unsigned *flags, unsigned launch)
+                  size_t ldc, int splits, unsigned *zeroed, unsigned launch)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int BM = WG_BM(TERMS);
@@ -561,8 +560,6 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     unsigned long long *full = (unsigned long long *)(stages + WGMMA_STAGES * WGMMA_STAGE_BYTES);
     unsigned long long *free_ = full + WGMMA_STAGES;
     float *out_buf = (float *)(free_ + WGMMA_STAGES);
-    /* first_to_arrive's answer, one a multiplying warpgroup */
-    int *first_part = (int *)(out_buf + 2 * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE);
 
     const int group = threadIdx.x / WG_THREADS, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
     const unsigned rank = PAIRED ? cluster_rank() : 0;
@@ -574,9 +571,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
      * pipeline on zeros (TMA fills what lies outside B) and stores nothing. */
     const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x;
     /* splits > 1 (launch_tf32, launch_3terms; wgmma_k_splits): unit u is part u % splits of
-     * tile (or pair) u / splits's strips of K; the first part to arrive stores its sum into C,
-     * the others add theirs (first_to_arrive). With more than two parts the order of the adds
-     * varies from run to run, and so may the last bits of C. */
+     * tile (or pair) u / splits's strips of K, its sum added into C, which the block of part 0
+     * zeroes (zero_tile). With more than two parts the order of the adds varies from run to
+     * run, and so may the last bits of C. Block tile t (a pair's two tiles apart) has flag t. */
     const int units = units_x * tiles_y * splits, per_split = (strips + splits - 1) / splits;
 
     if (threadIdx.x == 0) {
@@ -620,6 +617,15 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                         tma_load(b_stage + box * 4096, &b_map, col0 + 32 * box, s * WG_BK,
                                  &full[slot]);
                 }
+            }
+        } else if (splits > 1 && threadIdx.x >= 32) { /* the tiles of this block's parts 0 */
+            for (int u = first; u < units; u += count) {
+                if (u % splits != 0)
+                    continue;
+                int row0, col0;
+                unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
+                const int t = PAIRED ? 2 * (u / splits) + (int)rank : u / splits;
+                zero_tile<BM>(C, ldc, M, N, row0, col0, &zeroed[t], launch);
             }
         }
     } else {
@@ -692,15 +698,10 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             const int col = col0 + 64 * mg;
             if (splits == 1) {
                 store_tile<BM, 0>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
-            } else { /* flags 2 i, 2 i + 1: this warpgroup's columns of this block's tile */
-                const int i = 2 * (PAIRED ? 2 * (u / splits) + (int)rank : u / splits) + mg;
-                if (first_to_arrive(&flags[2 * i], splits, &first_part[mg], mg)) {
-                    store_tile<BM, 0>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
-                    say_stored(&flags[2 * i + 1], launch, mg);
-                } else {
-                    wait_until_stored(&flags[2 * i + 1], launch, mg);
-                    store_tile<BM, 1>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
-                }
+            } else {
+                const int t = PAIRED ? 2 * (u / splits) + (int)rank : u / splits;
+                wait_until_zeroed(&zeroed[t], launch, mg);
+                store_tile<BM, 1>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
             }
         }
     }
@@ -820,12 +821,10 @@ static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, in
 static float *split_a = NULL;
 static size_t split_floats = 0;
 
-/* K in parts: the flags of first_to_arrive, two for each warpgroup's columns of a block's tile
- * (arrived, then stored), kept between calls (grown when more tiles come, zeroed once when
- * allocated: the kernel leaves arrived at 0, and stored needs no clearing), and the number of
- * the launch. */
-static unsigned *part_flags = NULL;
-static size_t part_flag_count = 0;
+/* K in parts: a flag for each block tile (zero_tile), kept between calls (grown when more tiles
+ * come, zeroed once, when allocated), and the number of the launch. */
+static unsigned *zero_flags = NULL;
+static size_t zero_flag_count = 0;
 static unsigned launch_number = 0;
 
 void wgmma_release(void)
@@ -834,10 +833,10 @@ void wgmma_release(void)
         CUDA_CHECK(cudaFree(split_a));
     split_a = NULL;
     split_floats = 0;
-    if (part_flags)
-        CUDA_CHECK(cudaFree(part_flags));
-    part_flags = NULL;
-    part_flag_count = 0;
+    if (zero_flags)
+        CUDA_CHECK(cudaFree(zero_flags));
+    zero_flags = NULL;
+    zero_flag_count = 0;
 }
 
 static matmul_kernel_info info_of(const void *kernel, int cluster)
@@ -911,19 +910,20 @@ void wgmma_tf32_set_k_parts(int parts) { forced_parts = parts; }
 
 int wgmma_tf32_k_parts(void) { return last_parts; }
 
-/* The flags for `tiles` tiles (blocks' tiles: a pair is two), for a launch that cuts K into
- * parts; returns the launch's number, never 0. */
-static unsigned flags_for(long long tiles)
+/* For a launch in `parts` parts over `tiles` block tiles (a pair is two): the flags, and the
+ * launch's number, never 0 (0 where K is whole: no flag is read). */
+static unsigned flags_for(int parts, long long tiles)
 {
-    const size_t count = (size_t)tiles * 2; /* a flag for each multiplying warpgroup */
-    if (count > part_flag_count) {
-        if (part_flags)
-            CUDA_CHECK(cudaFree(part_flags));
-        CUDA_CHECK(cudaMalloc(&part_flags, 2 * count * sizeof(unsigned)));
-        CUDA_CHECK(cudaMemset(part_flags, 0, 2 * count * sizeof(unsigned)));
-        part_flag_count = count;
+    if (parts == 1)
+        return 0;
+    if ((size_t)tiles > zero_flag_count) {
+        if (zero_flags)
+            CUDA_CHECK(cudaFree(zero_flags));
+        CUDA_CHECK(cudaMalloc(&zero_flags, (size_t)tiles * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(zero_flags, 0, (size_t)tiles * sizeof(unsigned)));
+        zero_flag_count = (size_t)tiles;
     }
-    if (++launch_number == 0) /* after 2^32 launches: 0 would match a flag never set */
+    if (++launch_number == 0) /* after 2^32 launches: 0 would match a flag never raised */
         launch_number = 1;
     return launch_number;
 }
@@ -941,15 +941,14 @@ static int parts_for(long long units, int slots, int K)
  * wide (N <= 128) has no neighbour to pair a tile with (the second block of each pair would
  * multiply zeros): its blocks run alone, each copying the whole strip. Where the tiles (or pairs)
  * leave SMs idle, K is cut into parts (parts_for): a unit is one part of a tile's (or
- * pair's) strips; the first part of a tile to finish stores its sum into C, the others add
- * theirs (first_to_arrive). */
+ * pair's) strips, and each adds its sum into C, which the kernel zeroes first (zero_tile). */
 static void launch_tf32(const matmul_args *a)
 {
     const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
     const int pairs = (tiles_x + 1) / 2 * tiles_y;
     const int splits = tiles_x == 1 ? parts_for(tiles_y, tf32_alone_slots(), a->K)
                                     : parts_for(pairs, pair_slots(), a->K);
-    const unsigned launch = splits > 1 ? flags_for(2LL * pairs) : 0;
+    const unsigned launch = flags_for(splits, 2LL * pairs);
     const CUtensorMap b_map =
         tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
     if (tiles_x == 1) {
@@ -958,7 +957,7 @@ static void launch_tf32(const matmul_args *a)
                                            CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
         const int blocks = units < slots ? units : slots;
         wgmma_tf32_kernel<1, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits, part_flags,
+            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits, zero_flags,
             launch); /* a_small: not read */
         LAUNCH_CHECK();
         return;
@@ -978,7 +977,7 @@ static void launch_tf32(const matmul_args *a)
     const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1) / 2, WG_BK,
                                        CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
     CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_tf32_kernel<1, 1>, a_map, a_map, b_map, a->M,
-                                  a->N, a->K, a->C, a->ldc, splits, part_flags, launch));
+                                  a->N, a->K, a->C, a->ldc, splits, zero_flags, launch));
     LAUNCH_CHECK();
 }
 
@@ -1007,10 +1006,10 @@ static void launch_3terms(const matmul_args *a)
     static int resident = 0;
     const int slots = alone_slots((const void *)wgmma_tf32_kernel<3, 0>, "wgmma_3xtf32", &resident);
     const int splits = parts_for(tiles, slots, a->K);
-    const unsigned launch = splits > 1 ? flags_for(tiles) : 0;
+    const unsigned launch = flags_for(splits, tiles);
     const int units = splits * tiles;
     wgmma_tf32_kernel<3, 0><<<units < slots ? units : slots, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits, part_flags, launch);
+        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits, zero_flags, launch);
     LAUNCH_CHECK();
 }
 

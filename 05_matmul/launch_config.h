@@ -65,9 +65,9 @@ static inline int pipelined_a_column(int m, int k, int bk)
 /* Step 13, wgmma fed by TMA (13_wgmma_tf32.cu, compute capability 9.0 only): 384 threads
  * (one warpgroup copying, two multiplying), WGMMA_STAGES stages of 48 KiB (a 256 x 32 strip of A
  * and a 32 x 128 strip of B; for 3xTF32 two 128 x 32 strips of A) in dynamic shared memory,
- * 1 KiB to align them, 2 barriers per stage, for each multiplying warpgroup a buffer of
- * WGMMA_OUT_ROWS x WGMMA_OUT_STRIDE floats through which it stores its results and an int
- * (whether its part of K came first): 214,600 bytes, one block per SM. */
+ * 1 KiB to align them, 2 barriers per stage, and for each multiplying warpgroup a buffer of
+ * WGMMA_OUT_ROWS x WGMMA_OUT_STRIDE floats through which it stores its results:
+ * 214,592 bytes, one block per SM. */
 #define WGMMA_THREADS 384
 #define WGMMA_STAGES 4
 #define WGMMA_STAGE_BYTES 49152
@@ -75,7 +75,7 @@ static inline int pipelined_a_column(int m, int k, int bk)
 #define WGMMA_OUT_STRIDE 66
 #define WGMMA_SHARED_BYTES                                                                  \
     ((size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + 1024 + 2 * WGMMA_STAGES * 8 +               \
-     2 * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE * 4 + 2 * 4)
+     2 * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE * 4)
 
 /* Step 13's TF32 kernel runs one unit of work a block (or a cluster of two) at a time: a tile
  * (products one tile wide, N <= 128) or a pair of tiles. With few units that leaves SMs idle
