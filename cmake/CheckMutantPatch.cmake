@@ -123,8 +123,10 @@ foreach(line IN LISTS changed)
   endif()
   string(SUBSTRING "${line}" 1 -1 text)
   string(STRIP "${text}" text)
-  # a comment's line: //..., /*..., or a block comment's " * " (code such as *p = x counts)
-  if(NOT text STREQUAL "" AND NOT text MATCHES "^(//|/\\*|\\*($|[ /]))")
+  # a comment's line: //..., /*..., or a block comment's " * " or bare " *" (code such as
+  # *p = x counts; a line continuing an expression with "* x" would be read as a comment, and a
+  # change only to a trailing // comment as code: no patch of the tree has either)
+  if(NOT text STREQUAL "" AND NOT text MATCHES "^(//|/\\*|\\*($|[ \t/]))")
     list(APPEND with_code "${current}")
   endif()
 endforeach()
