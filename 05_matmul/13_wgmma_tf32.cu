@@ -29,7 +29,8 @@
  *     the single floats of two rows that wgmma leaves in each thread's registers.
  *   - Products with too few tiles (or pairs) to fill the GPU cut K into parts (wgmma_k_splits
  *     in launch_config.c): each block (or pair) sums its part of a tile's strips and adds it into
- *     C, which the launch zeroed, so that more SMs work.
+ *     C, so that more SMs work. The kernel zeroes those tiles of C itself as it starts
+ *     (zero_tile), with the copying warpgroup's idle warps.
  *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
  *     128 were, and each strip's wgmmas left running while the warp waits for the next stage and
  *     loads its fragments into a second set of registers (wgmma.wait_group 1, not 0).
@@ -361,16 +362,19 @@ static __device__ __forceinline__ void load_b_fragments(unsigned big[4][4], unsi
  * lanes of one write land in 32 different banks), meets at its own barrier (warpgroup_sync),
  * then each warp reads back one row of 64 floats, two neighbours a lane, and stores it whole.
  * Value i of column group j is wgmma row 16 w + l / 4 + 8 (i / 2) (our column, through
- * column_of_row) and wgmma column 8 j + 2 (l % 4) + i % 2 (our row). */
+ * column_of_row) and wgmma column 8 j + 2 (l % 4) + i % 2 (our row). ADD = 1 adds into C
+ * instead (a part of K): a template parameter, not an argument, because with a flag known only
+ * at run time ptxas kept fewer of the loop's values in registers and spilled some to local
+ * memory (05_matmul.cpu.wgmma_sass checks that there is none). */
 static __device__ __forceinline__ void warpgroup_sync(int mg)
 {
     asm volatile("bar.sync %0, 128;" ::"r"(1 + mg) : "memory"); /* barrier 0: __syncthreads */
 }
 
-template <int BM>
+template <int BM, int ADD>
 static __device__ __forceinline__ void store_tile(const float *acc, float *C, size_t ldc, int M,
                                                   int N, int row0, int col0, int mg, int warp,
-                                                  int lane, float *buf, int add)
+                                                  int lane, float *buf)
 {
 #pragma unroll
     for (int c = 0; c < BM / WGMMA_OUT_ROWS; ++c) { /* rows 32 c .. 32 c + 31 of the tile */
@@ -393,7 +397,7 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
             if (row >= M)
                 continue;
             float *out = C + (size_t)row * ldc + col;
-            if (add) { /* a part of K's sum, added into C (atomicAdd: other parts may be there) */
+            if (ADD) { /* a part of K's sum, added into C (atomicAdd: other parts add there too) */
                 if (col + 1 < N && ldc % 2 == 0) {
                     atomicAdd((float2 *)out, v);
                 } else {
@@ -412,6 +416,61 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
             }
         }
     }
+}
+
+/* K cut into parts: every part adds its sum into C, whose tile must hold zeros first. Zeroing C
+ * before the launch (cudaMemset2DAsync) would cost a second launch, so the kernel zeroes each
+ * tile itself, with the three warps of the copying warpgroup that copy nothing. As the kernel
+ * starts, each of them goes through its share of the block's units and claims each unit's tile:
+ * the first warp of the launch to claim a tile zeroes it and then raises the tile's flag. The
+ * multiplying warpgroups wait for that flag before they add (wait_until_zeroed).
+ * The flag: 2 L once launch L has claimed the tile, 2 L + 1 once its zeros are written. L counts
+ * the launches from 1, so what an earlier launch left is smaller and the flags need no clearing.
+ * atomicMax claims: it returns what the flag held, and only the first claim of launch L finds
+ * less than 2 L. Every block that adds into a tile tries to claim it too, so the block that
+ * zeroes a tile is always one that is running: no block ever waits for a block that has not
+ * started (a grid need not be resident all at once, say beside another program's kernels). */
+template <int BM>
+static __device__ __forceinline__ void zero_tile(float *C, size_t ldc, int M, int N, int row0,
+                                                 int col0, unsigned *flag, unsigned launch,
+                                                 int lane)
+{
+    unsigned held = 0;
+    if (lane == 0)
+        held = atomicMax(flag, 2 * launch);
+    if (__shfl_sync(0xffffffffu, held, 0) >= 2 * launch) /* another warp has claimed it */
+        return;
+    for (int i = lane; i < BM * WG_BN / 4; i += 32) { /* float4s: flags_for checked N, ldc, C */
+        const int row = row0 + i / (WG_BN / 4), col = col0 + 4 * (i % (WG_BN / 4));
+        if (row < M && col < N)
+            *(float4 *)&C[(size_t)row * ldc + col] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    /* The warp's zeros before the flag: __syncwarp orders the lanes' stores before lane 0's,
+     * and a release store (st.release) makes what came before it visible to whoever reads the
+     * flag with an acquire load. (A __threadfence would do it too, but with one in the kernel
+     * ptxas compiles every atomicAdd into C as an atomic that returns the old value: slower.) */
+    __syncwarp();
+    if (lane == 0)
+        asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(2 * launch + 1)
+                     : "memory");
+}
+
+/* Waits for the tile's zeros (zero_tile), which a running block writes as the kernel starts, so
+ * a wait of ten seconds means a defect: __trap ends the launch with an error rather than hang. */
+static __device__ __forceinline__ void wait_until_zeroed(const unsigned *flag, unsigned launch,
+                                                         int mg)
+{
+    if (threadIdx.x % WG_THREADS == 0) {
+        unsigned long long start, now;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start)); /* nanoseconds */
+        for (unsigned seen = 0; seen != 2 * launch + 1;) {
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(flag) : "memory");
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+            if (now - start > 10000000000ull)
+                __trap();
+        }
+    }
+    warpgroup_sync(mg); /* the warpgroup's adds after the flag */
 }
 
 /* Where tile t of C lies (tiles_y rows of tiles_x tiles): in groups of GROUP_ROWS tile rows,
@@ -500,7 +559,7 @@ __global__ void __launch_bounds__(WGMMA_THREADS, 1)
 wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                   const __grid_constant__ CUtensorMap a_small_map,
                   const __grid_constant__ CUtensorMap b_map, int M, int N, int K, float *C,
-                  size_t ldc, int splits)
+                  size_t ldc, int splits, unsigned *zeroed, unsigned launch)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int BM = WG_BM(TERMS);
@@ -522,9 +581,9 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
      * pipeline on zeros (TMA fills what lies outside B) and stores nothing. */
     const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x;
     /* splits > 1 (launch_tf32, launch_3terms; wgmma_k_splits): unit u is part u % splits of
-     * tile (or pair) u / splits's strips of K, its sum added into C, which the launch zeroed.
-     * With more than two parts the order of the adds varies from run to run, and so may the
-     * last bits of C. */
+     * tile (or pair) u / splits's strips of K, its sum added into C once the tile is zeroed
+     * (zero_tile). With more than two parts the order of the adds varies from run to run, and
+     * so may the last bits of C. Block tile t (a pair's two tiles apart) has flag t. */
     const int units = units_x * tiles_y * splits, per_split = (strips + splits - 1) / splits;
 
     if (threadIdx.x == 0) {
@@ -568,6 +627,14 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                         tma_load(b_stage + box * 4096, &b_map, col0 + 32 * box, s * WG_BK,
                                  &full[slot]);
                 }
+            }
+        } else if (splits > 1 && warp > 0) {
+            /* warps 1 to 3: the tiles of the block's units 0, 3, 6, ...; 1, 4, ...; 2, 5, ... */
+            for (int u = first + (warp - 1) * count; u < units; u += 3 * count) {
+                int row0, col0;
+                unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
+                const int t = PAIRED ? 2 * (u / splits) + (int)rank : u / splits;
+                zero_tile<BM>(C, ldc, M, N, row0, col0, &zeroed[t], launch, lane);
             }
         }
     } else {
@@ -636,8 +703,15 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                         acc[i] += part[i];
                 }
             }
-            store_tile<BM>(acc, C, ldc, M, N, row0, col0 + 64 * mg, mg, warp, lane,
-                           out_buf + mg * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE, splits > 1);
+            float *buf = out_buf + mg * WGMMA_OUT_ROWS * WGMMA_OUT_STRIDE;
+            const int col = col0 + 64 * mg;
+            if (splits == 1) {
+                store_tile<BM, 0>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
+            } else {
+                const int t = PAIRED ? 2 * (u / splits) + (int)rank : u / splits;
+                wait_until_zeroed(&zeroed[t], launch, mg);
+                store_tile<BM, 1>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
+            }
         }
     }
     /* No block of a pair exits while the other may still multicast into it or arrive on its
@@ -756,12 +830,22 @@ static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, in
 static float *split_a = NULL;
 static size_t split_floats = 0;
 
+/* K in parts: a flag for each block tile (zero_tile), kept between calls (grown when more tiles
+ * come, zeroed when allocated), and the number of the last launch that cut K. */
+static unsigned *zero_flags = NULL;
+static size_t zero_flag_count = 0;
+static unsigned launch_number = 0;
+
 void wgmma_release(void)
 {
     if (split_a)
         CUDA_CHECK(cudaFree(split_a));
     split_a = NULL;
     split_floats = 0;
+    if (zero_flags)
+        CUDA_CHECK(cudaFree(zero_flags));
+    zero_flags = NULL;
+    zero_flag_count = 0;
 }
 
 static matmul_kernel_info info_of(const void *kernel, int cluster)
@@ -828,19 +912,39 @@ static int pair_slots(void)
 
 /* The parts K is cut into, for `units` tiles or pairs on `slots` blocks or clusters:
  * --k-parts's count (wgmma_tf32_set_k_parts), or wgmma_k_splits's; last_parts: what the last
- * launch (of TF32 or 3xTF32) used, zero_for_parts then zeroing C where there are parts. */
+ * launch (of TF32 or 3xTF32) used. */
 static int forced_parts = 0, last_parts = 1;
 
 void wgmma_tf32_set_k_parts(int parts) { forced_parts = parts; }
 
 int wgmma_tf32_k_parts(void) { return last_parts; }
 
-/* Each part of K adds its sum into C: zeroed first, its N columns of each row (not ldc's). */
-static void zero_for_parts(const matmul_args *a, int parts)
+/* For a launch in `parts` parts over `tiles` block tiles (a pair is two): the flags, and the
+ * launch's number L, from 1 (0 where K is whole: no flag is read). The flags hold 2 L + 1 at
+ * most: after 2^31 - 1 launches they are cleared (on the default stream, so after the last
+ * launch that used them) and L starts again from 1. */
+static unsigned flags_for(const matmul_args *a, int parts, long long tiles)
 {
-    if (parts > 1)
-        CUDA_CHECK(cudaMemset2DAsync(a->C, a->ldc * sizeof(float), 0,
-                                     (size_t)a->N * sizeof(float), (size_t)a->M));
+    if (parts == 1)
+        return 0;
+    if (a->N % 4 != 0 || a->ldc % 4 != 0 || (size_t)a->C % 16 != 0) {
+        /* zero_tile writes float4s; every call from the driver has C in FLOAT4_ROWS (variants.h) */
+        fprintf(stderr, "matmul_demo: K in parts needs C's rows in whole float4s (N = %d, ldc = "
+                "%zu)\n", a->N, a->ldc);
+        exit(1);
+    }
+    if ((size_t)tiles > zero_flag_count) {
+        if (zero_flags)
+            CUDA_CHECK(cudaFree(zero_flags));
+        CUDA_CHECK(cudaMalloc(&zero_flags, (size_t)tiles * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(zero_flags, 0, (size_t)tiles * sizeof(unsigned)));
+        zero_flag_count = (size_t)tiles;
+    }
+    if (launch_number == 0x7fffffffu) {
+        CUDA_CHECK(cudaMemset(zero_flags, 0, zero_flag_count * sizeof(unsigned)));
+        launch_number = 0;
+    }
+    return ++launch_number;
 }
 
 static int parts_for(long long units, int slots, int K)
@@ -856,14 +960,14 @@ static int parts_for(long long units, int slots, int K)
  * wide (N <= 128) has no neighbour to pair a tile with (the second block of each pair would
  * multiply zeros): its blocks run alone, each copying the whole strip. Where the tiles (or pairs)
  * leave SMs idle, K is cut into parts (parts_for): a unit is one part of a tile's (or
- * pair's) strips, and each adds its sum into C, zeroed here first. */
+ * pair's) strips, and each adds its sum into C, which the kernel zeroes first (zero_tile). */
 static void launch_tf32(const matmul_args *a)
 {
     const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
     const int pairs = (tiles_x + 1) / 2 * tiles_y;
     const int splits = tiles_x == 1 ? parts_for(tiles_y, tf32_alone_slots(), a->K)
                                     : parts_for(pairs, pair_slots(), a->K);
-    zero_for_parts(a, splits);
+    const unsigned launch = flags_for(a, splits, 2LL * pairs);
     const CUtensorMap b_map =
         tile_map(a->B, a->K, a->N, a->ldb, WG_BK, 32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
     if (tiles_x == 1) {
@@ -872,7 +976,8 @@ static void launch_tf32(const matmul_args *a)
                                            CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
         const int blocks = units < slots ? units : slots;
         wgmma_tf32_kernel<1, 0><<<blocks, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits); /* a_small: not read */
+            a_map, a_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits, zero_flags,
+            launch); /* a_small: not read */
         LAUNCH_CHECK();
         return;
     }
@@ -891,7 +996,7 @@ static void launch_tf32(const matmul_args *a)
     const CUtensorMap a_map = tile_map(a->A, a->M, a->K, a->lda, WG_BM(1) / 2, WG_BK,
                                        CU_TENSOR_MAP_DATA_TYPE_TFLOAT32);
     CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_tf32_kernel<1, 1>, a_map, a_map, b_map, a->M,
-                                  a->N, a->K, a->C, a->ldc, splits));
+                                  a->N, a->K, a->C, a->ldc, splits, zero_flags, launch));
     LAUNCH_CHECK();
 }
 
@@ -920,10 +1025,10 @@ static void launch_3terms(const matmul_args *a)
     static int resident = 0;
     const int slots = alone_slots((const void *)wgmma_tf32_kernel<3, 0>, "wgmma_3xtf32", &resident);
     const int splits = parts_for(tiles, slots, a->K);
-    zero_for_parts(a, splits);
+    const unsigned launch = flags_for(a, splits, tiles);
     const int units = splits * tiles;
     wgmma_tf32_kernel<3, 0><<<units < slots ? units : slots, WGMMA_THREADS, WGMMA_SHARED_BYTES>>>(
-        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits);
+        a_map, a_small_map, b_map, a->M, a->N, a->K, a->C, a->ldc, splits, zero_flags, launch);
     LAUNCH_CHECK();
 }
 

@@ -26,8 +26,8 @@ if(NOT CUOBJDUMP)
 endif()
 
 set(failed "")
-foreach(kernel IN ITEMS _Z17wgmma_tf32_kernelILi1ELi0EEv14CUtensorMap_stS0_S0_iiiPfmi
-                        _Z17wgmma_tf32_kernelILi1ELi1EEv14CUtensorMap_stS0_S0_iiiPfmi)
+foreach(kernel IN ITEMS _Z17wgmma_tf32_kernelILi1ELi0EEv14CUtensorMap_stS0_S0_iiiPfmiPjj
+                        _Z17wgmma_tf32_kernelILi1ELi1EEv14CUtensorMap_stS0_S0_iiiPfmiPjj)
   execute_process(COMMAND ${CUOBJDUMP} -sass -fun ${kernel} ${BINARY}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
   if(NOT rc EQUAL 0 AND err MATCHES "nvdisasm")
