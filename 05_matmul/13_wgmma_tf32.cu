@@ -420,37 +420,47 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
 
 /* K cut into parts: every part adds its sum into C, whose tile must hold zeros first. Zeroing C
  * before the launch (cudaMemset2DAsync) would cost a second launch, so the kernel zeroes each
- * tile itself, with the three warps of the copying warpgroup that copy nothing. As the kernel
- * starts, each of them goes through its share of the block's units and claims each unit's tile:
- * the first warp of the launch to claim a tile zeroes it and then raises the tile's flag. The
- * multiplying warpgroups wait for that flag before they add (wait_until_zeroed).
+ * tile itself, with the three warps of the copying warpgroup that copy nothing (threads 32 to
+ * 127). As the kernel starts they go through the block's units, and for each one their first
+ * thread claims the unit's tile: the first claim of the launch wins, and that block's three warps
+ * zero the tile and then raise the tile's flag. The multiplying warpgroups wait for that flag
+ * before they add (wait_until_zeroed).
  * The flag: 2 L once launch L has claimed the tile, 2 L + 1 once its zeros are written. L counts
  * the launches from 1, so what an earlier launch left is smaller and the flags need no clearing.
  * atomicMax claims: it returns what the flag held, and only the first claim of launch L finds
  * less than 2 L. Every block that adds into a tile tries to claim it too, so the block that
  * zeroes a tile is always one that is running: no block ever waits for a block that has not
- * started (a grid need not be resident all at once, say beside another program's kernels). */
+ * started (a grid need not be resident all at once, say beside another program's kernels).
+ * claimed: a word of shared memory that tells the three warps what their first thread's claim
+ * found. */
+static __device__ __forceinline__ void zeroing_warps_sync()
+{
+    asm volatile("bar.sync 3, 96;" ::: "memory"); /* barriers 1 and 2: warpgroup_sync */
+}
+
 template <int BM>
 static __device__ __forceinline__ void zero_tile(float *C, size_t ldc, int M, int N, int row0,
                                                  int col0, unsigned *flag, unsigned launch,
-                                                 int lane)
+                                                 unsigned *claimed)
 {
-    unsigned held = 0;
-    if (lane == 0)
-        held = atomicMax(flag, 2 * launch);
-    if (__shfl_sync(0xffffffffu, held, 0) >= 2 * launch) /* another warp has claimed it */
-        return;
-    for (int i = lane; i < BM * WG_BN / 4; i += 32) { /* float4s: flags_for checked N, ldc, C */
-        const int row = row0 + i / (WG_BN / 4), col = col0 + 4 * (i % (WG_BN / 4));
-        if (row < M && col < N)
-            *(float4 *)&C[(size_t)row * ldc + col] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    const int t = threadIdx.x - 32; /* 0 .. 95 */
+    if (t == 0)
+        *claimed = atomicMax(flag, 2 * launch) < 2 * launch;
+    zeroing_warps_sync();
+    if (*claimed) {
+        for (int i = t; i < BM * WG_BN / 4; i += 96) { /* float4s: flags_for checked N, ldc, C */
+            const int row = row0 + i / (WG_BN / 4), col = col0 + 4 * (i % (WG_BN / 4));
+            if (row < M && col < N)
+                *(float4 *)&C[(size_t)row * ldc + col] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        }
     }
-    /* The warp's zeros before the flag: __syncwarp orders the lanes' stores before lane 0's,
-     * and a release store (st.release) makes what came before it visible to whoever reads the
-     * flag with an acquire load. (A __threadfence would do it too, but with one in the kernel
-     * ptxas compiles every atomicAdd into C as an atomic that returns the old value: slower.) */
-    __syncwarp();
-    if (lane == 0)
+    /* Every zero before the flag: the barrier orders the three warps' stores before their first
+     * thread's, and a release store (st.release) makes what came before it visible to whoever
+     * reads the flag with an acquire load. (A __threadfence would do it too, but with one in the
+     * kernel ptxas compiles every atomicAdd into C as an atomic that returns the old value, which
+     * is slower.) The barrier also keeps *claimed until every thread has read it. */
+    zeroing_warps_sync();
+    if (t == 0 && *claimed)
         asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(2 * launch + 1)
                      : "memory");
 }
@@ -628,13 +638,13 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                                  &full[slot]);
                 }
             }
-        } else if (splits > 1 && warp > 0) {
-            /* warps 1 to 3: the tiles of the block's units 0, 3, 6, ...; 1, 4, ...; 2, 5, ... */
-            for (int u = first + (warp - 1) * count; u < units; u += 3 * count) {
+        } else if (splits > 1 && warp > 0) { /* warps 1 to 3: the tiles of the block's units */
+            __shared__ unsigned claimed;
+            for (int u = first; u < units; u += count) {
                 int row0, col0;
                 unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
                 const int t = PAIRED ? 2 * (u / splits) + (int)rank : u / splits;
-                zero_tile<BM>(C, ldc, M, N, row0, col0, &zeroed[t], launch, lane);
+                zero_tile<BM>(C, ldc, M, N, row0, col0, &zeroed[t], launch, &claimed);
             }
         }
     } else {

@@ -305,6 +305,26 @@ static int tf32_as_accurate_as_cublas(const char *name, input_kind inputs, doubl
     return 0;
 }
 
+/* Step 13 where it cuts K keeps a flag per tile between calls (13_wgmma_tf32.cu, zero_tile):
+ * its second call, on C poisoned again, must give what the first gave (but for the order of
+ * the parts' adds), or it leaned on something the first call left. */
+static int second_call_agrees(const timed_job *job, const matmul_prepared *p, int K,
+                              const float *first, double atol, double rtol)
+{
+    const size_t c_n = (size_t)p->M * p->N;
+    float *again = (float *)tut_host_alloc(tut_bytes(c_n, sizeof(float), "C"), "second C");
+    poison_result(p);
+    run_timed_job(job);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    fetch_result(p, again);
+    char label[160];
+    snprintf(label, sizeof label, "%s %dx%dx%d, a second call against the first", job->v->name,
+             p->M, K, p->N);
+    const int passed = tut_check_f32(label, again, first, c_n, atol, rtol, NULL);
+    free(again);
+    return passed;
+}
+
 /* Runs the selected variants on one M x K times K x N problem. Returns 1 if all passed. */
 static int run_problem(int M, int N, int K, input_kind inputs, const int *selected, int nselected,
                        const run_options *o)
@@ -408,6 +428,8 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
             else if (v->tf32)
                 passed &= tf32_as_accurate_as_cublas(v->name, inputs, e.mean_rel_err,
                                                      cublas_tf32_mean_err);
+            if (v->k_parts && v->k_parts() > 1)
+                passed &= second_call_agrees(&job, &p, K, c_host, atol, rtol);
         }
         ok &= passed;
         /* Each against the cuBLAS of its own precision (TF32 against TF32, the others FP32),
