@@ -47,7 +47,11 @@
  * Needs compute capability 9.0 and code built for sm_90a (CMakeLists.txt builds this file for
  * sm_90a alone: wgmma and setmaxnreg exist there only); the driver skips it elsewhere, saying
  * why. The rows of A and B must start 16 bytes apart (TMA: lda and ldb multiples of 4; the
- * driver's float4 layout pads N and K to 4, and so lda and ldb); any M, N, K within that. */
+ * driver's float4 layout pads N and K to 4, and so lda and ldb); where K is cut, C's rows too
+ * (zero_tile writes float4s: N and ldc multiples of 4, C 16-byte aligned); any M, N, K within
+ * that. K in parts keeps flags and a launch number between calls (flags_for): its launches
+ * must run one after another, as the driver's do on the default stream, not side by side on
+ * two streams, and not captured into a CUDA graph, which would replay one launch number. */
 #include <string.h>
 
 #include <cuda.h> /* CUtensorMap and its enums; the driver function comes via the runtime */
@@ -476,7 +480,7 @@ static __device__ __forceinline__ void wait_until_zeroed(const unsigned *flag, u
         for (unsigned seen = 0; seen != 2 * launch + 1;) {
             asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(flag) : "memory");
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-            if (now - start > 10000000000ull)
+            if ((long long)(now - start) > 10000000000ll) /* signed: a clock stepping back */
                 __trap();
         }
     }
@@ -940,7 +944,7 @@ static unsigned flags_for(const matmul_args *a, int parts, long long tiles)
     if (a->N % 4 != 0 || a->ldc % 4 != 0 || (size_t)a->C % 16 != 0) {
         /* zero_tile writes float4s; every call from the driver has C in FLOAT4_ROWS (variants.h) */
         fprintf(stderr, "matmul_demo: K in parts needs C's rows in whole float4s (N = %d, ldc = "
-                "%zu)\n", a->N, a->ldc);
+                "%zu, C at %p: multiples of 4, 16-byte aligned)\n", a->N, a->ldc, (void *)a->C);
         exit(1);
     }
     if ((size_t)tiles > zero_flag_count) {
