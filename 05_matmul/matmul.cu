@@ -35,15 +35,17 @@ typedef struct {
     unsigned long long seed;
     double full_reference_max_macs;
     int ld_extra; /* floats added to every leading dimension (0: dense) */
-    int crowd_sms; /* --crowd-sms: SMs held while each checked call starts (0: none) */
+    int crowd_sms; /* --crowd-sms: SMs held while step 13's checked call starts (0: none) */
     tut_csv *csv;
 } run_options;
 
 /* --crowd-sms N, a test of step 13 (13_wgmma_tf32.cu, zero_tile): no block may wait for a block
- * that has not started. A kernel on a stream of its own holds N SMs, one block on each with all
- * the shared memory a block may have, so that no other block fits beside it, and spins for
- * CROWD_NS; the checked call starts meanwhile, on the default stream, with only the other SMs
- * free, so some of its blocks start at once and the rest once the crowd has gone. */
+ * that has not started, and a block that starts late must not zero a tile again. A kernel on a
+ * stream of its own holds N SMs, one block on each with all the shared memory a block may have,
+ * so that no other block fits beside it, and spins for CROWD_NS; step 13's checked call starts
+ * meanwhile, on the default stream, with only the other SMs free, so some of its blocks start at
+ * once and the rest once the crowd has gone. A call that allocated or freed memory (cudaMalloc,
+ * cudaFree) would wait for the crowd first, so the variant runs once uncrowded before. */
 #define CROWD_NS 50000000ll /* 50 ms */
 
 static __global__ void crowd_kernel(unsigned *started, long long ns)
@@ -57,8 +59,9 @@ static __global__ void crowd_kernel(unsigned *started, long long ns)
     while (now - start < ns);
 }
 
-/* Starts the crowd on `sms` SMs (at most all but two) and returns once every block of it runs. */
-static void crowd_start(int sms)
+/* Starts the crowd on `sms` SMs (at most all but two) and returns once every block of it runs;
+ * returns 0 (and starts nothing) on a GPU of two SMs or fewer. */
+static int crowd_start(int sms)
 {
     int sm_count = 0, optin = 0, dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
@@ -66,6 +69,8 @@ static void crowd_start(int sms)
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (sms > sm_count - 2)
         sms = sm_count - 2;
+    if (sms < 1)
+        return 0;
     static unsigned *started = NULL; /* mapped host memory, kept for the program's life */
     static cudaStream_t stream;
     if (!started) {
@@ -85,6 +90,7 @@ static void crowd_start(int sms)
             exit(1);
         }
     }
+    return 1;
 }
 
 #define CSV_HEADER                                                                            \
@@ -470,9 +476,14 @@ static int run_problem(int M, int N, int K, input_kind inputs, const int *select
         tut_errors e = {0, 0, 0, 0.0, 0.0, 0.0};
         double vs_cublas = NAN;
         if (o->check) {
+            const int crowd = o->crowd_sms && v->k_parts; /* step 13 alone */
+            if (crowd) { /* once uncrowded: what the call allocates, it allocates here */
+                run_timed_job(&job);
+                CUDA_CHECK(cudaDeviceSynchronize());
+            }
             poison_result(&p);
-            if (o->crowd_sms)
-                crowd_start(o->crowd_sms);
+            if (crowd && !crowd_start(o->crowd_sms))
+                printf("--crowd-sms: this GPU has too few SMs to hold some: not crowded\n");
             run_timed_job(&job);
             CUDA_CHECK(cudaDeviceSynchronize());
             fetch_result(&p, c_host);
@@ -689,8 +700,9 @@ int main(int argc, char **argv)
          "run on copies whose leading dimensions are this many floats longer than the rows "
          "(a multiple of 4)", 0, 1024, NULL},
         {"--crowd-sms", TUT_OPT_SIZE, &crowd_sms,
-         "a test: hold this many SMs with a spinning kernel for 50 ms while each checked call "
-         "starts, so that its blocks start at different times", 0, 4096, NULL},
+         "a test: hold this many SMs (at most all but two) with a spinning kernel for 50 ms "
+         "while step 13's checked call starts, so that its blocks start at different times",
+         0, 4096, NULL},
         {"--bench", TUT_OPT_FLAG, &bench, "the benchmark: 4096^3, the documents' sizes, a sweep",
          0, 0, NULL},
         {"--pitfall", TUT_OPT_CHOICE, &pitfall,
@@ -729,6 +741,10 @@ int main(int argc, char **argv)
         return 2;
     }
 #endif
+    if (crowd_sms && no_check) {
+        fprintf(stderr, "matmul_demo: --crowd-sms tests the checked call: not with --no-check\n");
+        return 2;
+    }
     if (ld_extra % 4 != 0) {
         fprintf(stderr, "matmul_demo: --ld-extra must be a multiple of 4 (float4 rows must stay "
                         "16-byte aligned), got %llu\n", ld_extra);
