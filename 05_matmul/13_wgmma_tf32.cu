@@ -511,6 +511,13 @@ static __device__ __forceinline__ void unit_position(int u, int units_x, int til
         *col0 = 2 * *col0 + (int)rank * WG_BN;
 }
 
+/* The flag (zero_tile) of this block's tile of part-unit u, K being cut into `splits` parts:
+ * the tile's index, a pair's two tiles apart. */
+static __device__ __forceinline__ int flag_index(int u, int splits, int paired, unsigned rank)
+{
+    return paired ? 2 * (u / splits) + (int)rank : u / splits;
+}
+
 /* This warp is done with a stage (its wgmmas have read it): its copying thread may refill it.
  * For a pair, in both blocks: each block's TMA writes into both. */
 static __device__ __forceinline__ void release_stage(unsigned long long *free_slot, int paired,
@@ -597,7 +604,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     /* splits > 1 (launch_tf32, launch_3terms; wgmma_k_splits): unit u is part u % splits of
      * tile (or pair) u / splits's strips of K, its sum added into C once the tile is zeroed
      * (zero_tile). With more than two parts the order of the adds varies from run to run, and
-     * so may the last bits of C. Block tile t (a pair's two tiles apart) has flag t. */
+     * so may the last bits of C. */
     const int units = units_x * tiles_y * splits, per_split = (strips + splits - 1) / splits;
 
     if (threadIdx.x == 0) {
@@ -647,8 +654,8 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             for (int u = first; u < units; u += count) {
                 int row0, col0;
                 unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
-                const int t = PAIRED ? 2 * (u / splits) + (int)rank : u / splits;
-                zero_tile<BM>(C, ldc, M, N, row0, col0, &zeroed[t], launch, &claimed);
+                unsigned *flag = &zeroed[flag_index(u, splits, PAIRED, rank)];
+                zero_tile<BM>(C, ldc, M, N, row0, col0, flag, launch, &claimed);
             }
         }
     } else {
@@ -722,8 +729,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             if (splits == 1) {
                 store_tile<BM, 0>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
             } else {
-                const int t = PAIRED ? 2 * (u / splits) + (int)rank : u / splits;
-                wait_until_zeroed(&zeroed[t], launch, mg);
+                wait_until_zeroed(&zeroed[flag_index(u, splits, PAIRED, rank)], launch, mg);
                 store_tile<BM, 1>(acc, C, ldc, M, N, row0, col, mg, warp, lane, buf);
             }
         }
