@@ -88,16 +88,17 @@ static inline int pipelined_a_column(int m, int k, int bk)
  * smallest S of equal time), with WGMMA_SPLIT_MIN_STRIPS strips a part on average at least and
  * no more parts than slots, if the count promises at least a tenth off the time of whole units;
  * else 1. (The kernel gives each part ceil(strips / S) strips and the last what is left, which
- * can be fewer but never none.) The count is a coarse guide. On an H200
- * (docs/results/05_matmul/h200/tf32_split_k_shapes.csv) it predicts the largest loss measured
- * (200 tiles in 3 parts, 14% slower; the count says 14%), but 66 tiles in 2 parts, promised 41%
- * off, gained 8% in one call and lost 1% in another. In a later call (tf32_split_k_pairs_shapes.
- * csv) every shape it promised a tenth or more gained, by a third to three quarters of the
- * promise where that was under a quarter.
+ * can be fewer but never none.) The two constants were measured again on an H200 once the kernel
+ * zeroed C itself (docs/results/05_matmul/h200/tf32_split_k_cost.csv): with a cost of 8 strips
+ * and parts of 4 strips at least the count picks the fastest part count measured at 14 shapes,
+ * where the earlier 28 and 8 (set while a memset zeroed C) lost up to 11% (512^3 in 2 parts,
+ * where 4 ran faster); at 18 other shapes the new count ran faster at 14, level at 1 and up to
+ * 1.3% slower at 3. It is still a coarse guide: it prices a block's second unit like its
+ * first, though a persistent block loads its next unit while it adds this one.
  * units: tiles or pairs; slots: the blocks or clusters the GPU holds at once; strips: K's strips
  * of 32. */
-#define WGMMA_SPLIT_MIN_STRIPS 8
-#define WGMMA_SPLIT_COST_STRIPS 28
+#define WGMMA_SPLIT_MIN_STRIPS 4
+#define WGMMA_SPLIT_COST_STRIPS 8
 int wgmma_k_splits(long long units, long long slots, long long strips);
 
 /* 1 if the GPU is a real compute capability 9.0 (an H100 or H200) and its limits, emulated or

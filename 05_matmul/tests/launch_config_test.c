@@ -399,7 +399,7 @@ static void check_swizzle(void)
 
 /* Step 13's rule for cutting K into parts (wgmma_k_splits), over tiles (products one tile wide)
  * or pairs of tiles: the time of S parts in strips, ceil(S units / slots) rounds of
- * ceil(strips / S) + 28. */
+ * ceil(strips / S) + 8. */
 static long long time_of(long long tiles, long long slots, long long strips, long long s)
 {
     return (s * tiles + slots - 1) / slots * ((strips + s - 1) / s + WGMMA_SPLIT_COST_STRIPS);
@@ -407,41 +407,47 @@ static long long time_of(long long tiles, long long slots, long long strips, lon
 
 static void check_k_splits(void)
 {
-    EXPECT(WGMMA_SPLIT_MIN_STRIPS == 8 && WGMMA_SPLIT_COST_STRIPS == 28);
-    /* The shapes measured on an H200 (h200/tf32_split_k_shapes.csv and
-     * tf32_split_k_pairs_shapes.csv): one tile wide, its 132 blocks alone; */
+    EXPECT(WGMMA_SPLIT_MIN_STRIPS == 4 && WGMMA_SPLIT_COST_STRIPS == 8);
+    /* The shapes measured on an H200 (h200/tf32_split_k_shapes.csv, tf32_split_k_pairs_shapes.csv
+     * and tf32_split_k_cost.csv): one tile wide, its 132 blocks alone; */
     EXPECT(wgmma_k_splits(66, 132, 128) == 2);    /* 16896 x 128 x 4096: half the SMs idle */
     EXPECT(wgmma_k_splits(33, 132, 32) == 4);     /* 8447 x 127 x 999: 132 parts of 8 strips */
     EXPECT(wgmma_k_splits(16, 132, 256) == 8);    /* 4096 x 128 x 8192: 128 parts of 32 */
     EXPECT(wgmma_k_splits(1, 132, 2048) == 128);  /* 256 x 128 x 65536: 128 parts of 16 */
     EXPECT(wgmma_k_splits(4, 132, 625) == 33);    /* 1000 x 64 x 20000 */
-    EXPECT(wgmma_k_splits(133, 132, 128) == 2);   /* 34000 x 128 x 4096: 2 parts gained 9% */
+    EXPECT(wgmma_k_splits(133, 132, 128) == 4);   /* 34000 x 128 x 4096: 4 parts 3% past 2 */
     EXPECT(wgmma_k_splits(200, 132, 128) == 1);   /* 51200 x 128 x 4096: 3 parts were slower */
     /* in pairs, its 66 clusters of two. */
     EXPECT(wgmma_k_splits(4, 66, 2048) == 16);    /* 512 x 512 x 65536: 64 units */
     EXPECT(wgmma_k_splits(16, 66, 512) == 4);     /* 1024 x 1024 x 16384 */
     EXPECT(wgmma_k_splits(32, 66, 256) == 2);     /* 1024 x 2048 x 8192 */
     EXPECT(wgmma_k_splits(9, 66, 1024) == 7);     /* 768 x 768 x 32768 */
-    EXPECT(wgmma_k_splits(81, 66, 256) == 3);     /* 2304 x 2304 x 8192: 81 pairs, past a wave */
-    EXPECT(wgmma_k_splits(36, 66, 384) == 3);     /* 1536 x 1536 x 12288 */
+    EXPECT(wgmma_k_splits(81, 66, 256) == 4);     /* 2304 x 2304 x 8192: 81 pairs, past a wave */
+    EXPECT(wgmma_k_splits(36, 66, 384) == 7);     /* 1536 x 1536 x 12288 */
+    EXPECT(wgmma_k_splits(36, 66, 48) == 3);      /* 1536^3: 6% past whole pairs */
+    EXPECT(wgmma_k_splits(4, 66, 16) == 4);       /* 512^3: 11% past 2 parts */
+    EXPECT(wgmma_k_splits(9, 66, 24) == 6);       /* 768^3: 7% past 3 parts */
+    EXPECT(wgmma_k_splits(144, 66, 94) == 2);     /* 3000^3: 1% past whole pairs */
+    EXPECT(wgmma_k_splits(16, 66, 32) == 4);      /* 1000^3: 5 to 8 parts take 2 rounds */
     EXPECT(wgmma_k_splits(96, 66, 128) == 2);     /* 4096 x 1536 x 4096 */
-    EXPECT(wgmma_k_splits(144, 66, 512) == 3);    /* 3072 x 3072 x 16384 */
+    EXPECT(wgmma_k_splits(144, 66, 512) == 5);    /* 3072 x 3072 x 16384 */
     EXPECT(wgmma_k_splits(256, 66, 128) == 1);    /* 4096^3: 3.9 waves, no gain */
     EXPECT(wgmma_k_splits(1024, 66, 256) == 1);   /* 8192^3 */
-    EXPECT(wgmma_k_splits(81, 66, 64) == 1);      /* 2049 x 2049 x 2048: 2% promised */
+    EXPECT(wgmma_k_splits(81, 66, 64) == 2);      /* 2049 x 2049 x 2048: 81 pairs, past a wave */
     /* The GPU tests' shapes (CMakeLists.txt), which set these counts with --k-parts, and the
      * limits. */
-    EXPECT(wgmma_k_splits(1, 132, 129) == 15);    /* 3 x 1 x 4099: 14 parts of 9, one of 3 */
+    EXPECT(wgmma_k_splits(1, 132, 129) == 26);    /* 3 x 1 x 4099: 25 parts of 5, one of 4 */
     EXPECT(wgmma_k_splits(45, 132, 289) == 5);    /* 11519 x 68 x 9228: 225 units */
     EXPECT(wgmma_k_splits(45, 114, 289) == 5);    /* the same on 114 SMs (an H100 PCIe) */
     EXPECT(wgmma_k_splits(200, 132, 129) == 1);   /* 51193 x 100 x 4097: whole */
-    EXPECT(wgmma_k_splits(3, 132, 19) == 2);      /* 513 x 65 x 600: 38 of 47 */
-    EXPECT(wgmma_k_splits(3, 132, 38) == 4);      /* 513 x 65 x 1200: 10, 10, 10, 8 */
+    EXPECT(wgmma_k_splits(3, 132, 19) == 4);      /* 513 x 65 x 600: 5, 5, 5, 4 */
+    EXPECT(wgmma_k_splits(3, 132, 38) == 8);      /* 513 x 65 x 1200: 7 of 5, one of 3 */
     EXPECT(wgmma_k_splits(9, 66, 94) == 7);       /* 513 x 601 x 3001: 63 units */
     EXPECT(wgmma_k_splits(24, 66, 300) == 5);     /* 1000 x 1400 x 9583: 120 units */
-    EXPECT(wgmma_k_splits(4, 66, 38) == 4);       /* 300 x 260 x 1200 */
+    EXPECT(wgmma_k_splits(4, 66, 38) == 8);       /* 300 x 260 x 1200 */
     EXPECT(wgmma_k_splits(132, 132, 128) == 1);   /* a full wave: no gain */
-    EXPECT(wgmma_k_splits(66, 132, 15) == 1);     /* parts under 8 strips */
+    EXPECT(wgmma_k_splits(66, 132, 15) == 2);     /* parts of 8 and 7 */
+    EXPECT(wgmma_k_splits(66, 132, 7) == 1);      /* parts under 4 strips */
     EXPECT(wgmma_k_splits(0, 132, 128) == 1 && wgmma_k_splits(66, 0, 128) == 1 &&
            wgmma_k_splits(66, 132, 0) == 1);
     /* Over a range of unit counts, GPU sizes and K: the parts are long enough and no more than
