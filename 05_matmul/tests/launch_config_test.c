@@ -329,9 +329,10 @@ static void check_wgmma(const tut_device_info *profile)
     printf("  %-22s %d block/SM (limited by %s)\n", "wgmma_tf32, 3xtf32",
            tut_blocks_per_sm(&gpu, use), tut_occupancy_limiter(&gpu, use));
     /* The split of K on this GPU's slots (step 13's launches ask tut_full_wave_blocks, the
-     * same count; clusters of two: at most half of them, fewer where the GPCs hold fewer). The GPU
-     * tests set their part counts (--k-parts) but two: tc.split_k_by_count, cut by the count
-     * wherever 8 clusters fit, and all.3x4099x1, one tile. */
+     * same count; clusters of two: at most half of them, fewer where the GPCs hold fewer). The
+     * split tests set their part counts (--k-parts) but tc.split_k_by_count, cut by the count
+     * wherever 8 clusters fit; the size tests run on the count (all.3x4099x1, one tile; and
+     * all.1000x777x513, all.1x5000x130, tc.1x4097x1, tc.k65537, documents). */
     const long long slots = (long long)tut_blocks_per_sm(&gpu, use) * gpu.sm_count;
     for (long long pairs = 8; pairs <= slots / 2; ++pairs)
         EXPECT(wgmma_k_splits(4, pairs, 256) > 1);              /* tc.split_k_by_count */
@@ -427,16 +428,19 @@ static void check_k_splits(void)
     EXPECT(wgmma_k_splits(36, 66, 48) == 3);      /* 1536^3: 6% past whole pairs */
     EXPECT(wgmma_k_splits(4, 66, 16) == 4);       /* 512^3: 11% past 2 parts */
     EXPECT(wgmma_k_splits(9, 66, 24) == 6);       /* 768^3: 7% past 3 parts */
-    EXPECT(wgmma_k_splits(144, 66, 94) == 2);     /* 3000^3: 1% past whole pairs */
+    EXPECT(wgmma_k_splits(144, 66, 94) == 2);     /* 3000^3: 1.6% past whole pairs */
     EXPECT(wgmma_k_splits(16, 66, 32) == 4);      /* 1000^3: 5 to 8 parts take 2 rounds */
     EXPECT(wgmma_k_splits(96, 66, 128) == 2);     /* 4096 x 1536 x 4096 */
     EXPECT(wgmma_k_splits(144, 66, 512) == 5);    /* 3072 x 3072 x 16384 */
     EXPECT(wgmma_k_splits(256, 66, 128) == 1);    /* 4096^3: 3.9 waves, no gain */
     EXPECT(wgmma_k_splits(1024, 66, 256) == 1);   /* 8192^3 */
     EXPECT(wgmma_k_splits(81, 66, 64) == 2);      /* 2049 x 2049 x 2048: 81 pairs, past a wave */
-    /* The GPU tests' shapes (CMakeLists.txt), which set these counts with --k-parts, and the
-     * limits. */
-    EXPECT(wgmma_k_splits(1, 132, 129) == 26);    /* 3 x 1 x 4099: 25 parts of 5, one of 4 */
+    /* The GPU tests' shapes (CMakeLists.txt): those that run on the count, then what the count
+     * would pick for those that set theirs with --k-parts, and the limits. */
+    EXPECT(wgmma_k_splits(1, 132, 129) == 26);    /* 3 x 1 x 4099, 1 x 1 x 4097: 25 of 5, 1 of 4 */
+    EXPECT(wgmma_k_splits(12, 66, 25) == 5);      /* 1000 x 513 x 777 (3 by hand: pairs_short) */
+    EXPECT(wgmma_k_splits(1, 66, 157) == 32);     /* 1 x 130 x 5000 */
+    EXPECT(wgmma_k_splits(1, 66, 2049) == 65);    /* 129 x 131 x 65537 (tc.k65537) */
     EXPECT(wgmma_k_splits(45, 132, 289) == 5);    /* 11519 x 68 x 9228: 225 units */
     EXPECT(wgmma_k_splits(45, 114, 289) == 5);    /* the same on 114 SMs (an H100 PCIe) */
     EXPECT(wgmma_k_splits(200, 132, 129) == 1);   /* 51193 x 100 x 4097: whole */
