@@ -940,9 +940,9 @@ void wgmma_tf32_set_k_parts(int parts) { forced_parts = parts; }
 int wgmma_tf32_k_parts(void) { return last_parts; }
 
 /* For a launch in `parts` parts over `tiles` block tiles (a pair is two): the flags, and the
- * launch's number L, from 1 (0 where K is whole: no flag is read). The flags hold 2 L + 1 at
- * most: after 2^31 - 1 launches they are cleared (on the default stream, so after the last
- * launch that used them) and L starts again from 1. */
+ * launch's number L, from 1 (0 where K is whole: no flag is read; wgmma_next_launch counts
+ * them). The flags hold 2 L + 1 at most: after 2^31 - 1 launches they are cleared (on the
+ * default stream, so after the last launch that used them) and L starts again from 1. */
 static unsigned flags_for(const matmul_args *a, int parts, long long tiles)
 {
     if (parts == 1)
@@ -960,11 +960,11 @@ static unsigned flags_for(const matmul_args *a, int parts, long long tiles)
         CUDA_CHECK(cudaMemset(zero_flags, 0, (size_t)tiles * sizeof(unsigned)));
         zero_flag_count = (size_t)tiles;
     }
-    if (launch_number == 0x7fffffffu) {
+    int clear;
+    const unsigned launch = wgmma_next_launch(&launch_number, &clear);
+    if (clear)
         CUDA_CHECK(cudaMemset(zero_flags, 0, zero_flag_count * sizeof(unsigned)));
-        launch_number = 0;
-    }
-    return ++launch_number;
+    return launch;
 }
 
 static int parts_for(long long units, int slots, int K)

@@ -130,3 +130,10 @@ int wgmma_k_splits(long long units, long long slots, long long strips)
                ? (int)best
                : 1;
 }
+
+unsigned wgmma_next_launch(unsigned *last, int *clear)
+{
+    *clear = *last >= WGMMA_LAST_LAUNCH;
+    *last = *clear ? 1 : *last + 1;
+    return *last;
+}

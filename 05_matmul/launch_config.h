@@ -102,6 +102,14 @@ static inline int pipelined_a_column(int m, int k, int bk)
 #define WGMMA_SPLIT_COST_STRIPS 8
 int wgmma_k_splits(long long units, long long slots, long long strips);
 
+/* The number of step 13's next launch that cuts K (flags_for in 13_wgmma_tf32.cu), given the
+ * last one's (*last, 0 before the first): from 1 up to WGMMA_LAST_LAUNCH, the largest L whose
+ * flag values 2 L and 2 L + 1 fit in an unsigned int; after it, 1 again, with *clear set to 1:
+ * the flags still hold values up to 2 WGMMA_LAST_LAUNCH + 1 and must be zeroed before that
+ * launch. Updates *last. */
+#define WGMMA_LAST_LAUNCH 0x7fffffffu
+unsigned wgmma_next_launch(unsigned *last, int *clear);
+
 /* 1 if the GPU is a real compute capability 9.0 (an H100 or H200) and its limits, emulated or
  * not, are 9.0's: step 13 runs there (their code is sm_90a, which runs on a real 9.0 alone);
  * elsewhere "needs 9.0". */

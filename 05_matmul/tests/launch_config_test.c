@@ -406,6 +406,25 @@ static long long time_of(long long tiles, long long slots, long long strips, lon
     return (s * tiles + slots - 1) / slots * ((strips + s - 1) / s + WGMMA_SPLIT_COST_STRIPS);
 }
 
+/* Step 13's launch numbers where K is cut (wgmma_next_launch): 1, 2, ... up to the largest L
+ * whose flag values 2 L and 2 L + 1 fit in 32 bits, then 1 again with the flags to clear. A
+ * number that wrapped without the clear would find flags from earlier launches larger than its
+ * own claim (2 L) and never zero C. */
+static void check_launch_numbers(void)
+{
+    unsigned last = 0;
+    int clear = -1;
+    EXPECT(wgmma_next_launch(&last, &clear) == 1 && !clear && last == 1);
+    EXPECT(wgmma_next_launch(&last, &clear) == 2 && !clear);
+    EXPECT(2ull * WGMMA_LAST_LAUNCH + 1 == 0xffffffffull); /* 2 L + 1 fits, 2 (L + 1) would not */
+    last = WGMMA_LAST_LAUNCH - 1;
+    EXPECT(wgmma_next_launch(&last, &clear) == WGMMA_LAST_LAUNCH && !clear);
+    EXPECT(wgmma_next_launch(&last, &clear) == 1 && clear && last == 1);
+    EXPECT(wgmma_next_launch(&last, &clear) == 2 && !clear);
+    last = 0xffffffffu; /* never reached; still a restart, not an overflow */
+    EXPECT(wgmma_next_launch(&last, &clear) == 1 && clear);
+}
+
 static void check_k_splits(void)
 {
     EXPECT(WGMMA_SPLIT_MIN_STRIPS == 4 && WGMMA_SPLIT_COST_STRIPS == 8);
@@ -516,6 +535,7 @@ int main(void)
     check_known_choices();
     check_swizzle();
     check_k_splits();
+    check_launch_numbers();
     printf("\n");
     return tut_finish(tut_test_failures() == 0);
 }
