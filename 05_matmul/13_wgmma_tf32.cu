@@ -430,7 +430,8 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
  * zero the tile and then raise the tile's flag. The multiplying warpgroups wait for that flag
  * before they add (wait_until_zeroed).
  * The flag: 2 L once launch L has claimed the tile, 2 L + 1 once its zeros are written. L counts
- * the launches from 1, so what an earlier launch left is smaller and the flags need no clearing.
+ * the launches from 1, so what an earlier launch left is smaller and the flags need no clearing
+ * until L starts again (wgmma_next_launch).
  * atomicMax claims: it returns what the flag held, and only the first claim of launch L finds
  * less than 2 L. Every block that adds into a tile tries to claim it too, so the block that
  * zeroes a tile is always one that is running: no block ever waits for a block that has not

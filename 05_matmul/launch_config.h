@@ -92,10 +92,11 @@ static inline int pipelined_a_column(int m, int k, int bk)
  * zeroed C itself (docs/results/05_matmul/h200/tf32_split_k_cost.csv): with a cost of 8 strips
  * and parts of 4 strips at least the count picks the fastest part count measured at 14 shapes,
  * where the earlier 28 and 8 (set while a memset zeroed C) lost up to 11% (512^3 in 2 parts,
- * where 4 ran faster); at 18 other shapes it took 1% to 24% less time at 14, the same at 1
- * and up to 1.3% more at 3, where the deeper cut ran at a lower clock (the power cap). It is
- * still a coarse guide: for TF32 the parts gave under half of what it promised, often a third,
- * so its tenth is a floor on the promise, not on the gain.
+ * where 4 ran faster); at 18 other shapes (medians of three rounds) it took 1% to 24% less time
+ * at 14, the same at 1 and up to 1.3% more at 3, each of which ran at a lower lowest clock (the
+ * power cap; so did some wins: not measured apart). It is still a coarse guide: where whole TF32
+ * units already filled half the slots the parts gave under half of what it promised, so its
+ * tenth is a floor on the promise, not on the gain.
  * units: tiles or pairs; slots: the blocks or clusters the GPU holds at once; strips: K's strips
  * of 32. */
 #define WGMMA_SPLIT_MIN_STRIPS 4

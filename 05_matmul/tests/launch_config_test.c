@@ -331,8 +331,8 @@ static void check_wgmma(const tut_device_info *profile)
     /* The split of K on this GPU's slots (step 13's launches ask tut_full_wave_blocks, the
      * same count; clusters of two: at most half of them, fewer where the GPCs hold fewer). The
      * split tests set their part counts (--k-parts) but tc.split_k_by_count, cut by the count
-     * wherever 8 clusters fit; the size tests run on the count (all.3x4099x1, one tile; and
-     * all.1000x777x513, all.1x5000x130, tc.1x4097x1, tc.k65537, documents). */
+     * wherever 8 clusters fit; the other GPU tests run on the count (all.3x4099x1, one tile; and
+     * all.1000x777x513, all.1x5000x130, tc.1x4097x1, tc.k65537, sampled_reference, documents). */
     const long long slots = (long long)tut_blocks_per_sm(&gpu, use) * gpu.sm_count;
     for (long long pairs = 8; pairs <= slots / 2; ++pairs)
         EXPECT(wgmma_k_splits(4, pairs, 256) > 1);              /* tc.split_k_by_count */
@@ -460,6 +460,8 @@ static void check_k_splits(void)
     EXPECT(wgmma_k_splits(12, 66, 25) == 5);      /* 1000 x 513 x 777 (3 by hand: pairs_short) */
     EXPECT(wgmma_k_splits(1, 66, 157) == 32);     /* 1 x 130 x 5000 */
     EXPECT(wgmma_k_splits(1, 66, 2049) == 65);    /* 129 x 131 x 65537 (tc.k65537) */
+    EXPECT(wgmma_k_splits(1, 132, 9) == 2);       /* 131 x 67 x 257 (sampled_reference) */
+    EXPECT(wgmma_k_splits(2, 132, 9) == 2);       /* the same, 3xTF32's 128-row tiles */
     EXPECT(wgmma_k_splits(45, 132, 289) == 5);    /* 11519 x 68 x 9228: 225 units */
     EXPECT(wgmma_k_splits(45, 114, 289) == 5);    /* the same on 114 SMs (an H100 PCIe) */
     EXPECT(wgmma_k_splits(200, 132, 129) == 1);   /* 51193 x 100 x 4097: whole */
