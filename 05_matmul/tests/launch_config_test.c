@@ -457,7 +457,7 @@ static void check_k_splits(void)
     /* The GPU tests' shapes (CMakeLists.txt): those that run on the count, then what the count
      * would pick for those that set theirs with --k-parts, and the limits. */
     EXPECT(wgmma_k_splits(1, 132, 129) == 26);    /* 3 x 1 x 4099, 1 x 1 x 4097: 25 of 5, 1 of 4 */
-    EXPECT(wgmma_k_splits(12, 66, 25) == 5);      /* 1000 x 513 x 777 (3 by hand: pairs_short) */
+    EXPECT(wgmma_k_splits(12, 66, 25) == 5);      /* 1000 x 513 x 777 */
     EXPECT(wgmma_k_splits(1, 66, 157) == 32);     /* 1 x 130 x 5000 */
     EXPECT(wgmma_k_splits(1, 66, 2049) == 65);    /* 129 x 131 x 65537 (tc.k65537) */
     EXPECT(wgmma_k_splits(1, 132, 9) == 2);       /* 131 x 67 x 257 (sampled_reference) */
