@@ -938,6 +938,8 @@ static int forced_parts = 0, last_parts = 1;
 
 void wgmma_tf32_set_k_parts(int parts) { forced_parts = parts; }
 
+void wgmma_tf32_set_launch_number(unsigned last) { launch_number = last; }
+
 int wgmma_tf32_k_parts(void) { return last_parts; }
 
 /* For a launch in `parts` parts over `tiles` block tiles (a pair is two): the flags, and the

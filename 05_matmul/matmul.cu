@@ -681,7 +681,7 @@ int main(int argc, char **argv)
     int variant = 0, no_check = 0, bench = 0, pitfall = 0, tile = 0;
 #ifndef MATMUL_ABLATIONS
     int tma_rounding = 0;
-    unsigned long long k_parts = 0;
+    unsigned long long k_parts = 0, launch_number = 0;
 #endif
     const char *outdir = NULL;
     const tut_option opts[] = {
@@ -718,6 +718,10 @@ int main(int argc, char **argv)
          "step 13 (wgmma_tf32, wgmma_3xtf32) cuts K into this many parts at every size (0, "
          "the default: as many as pays, counted from the size and the GPU; 1: never)", 0, 64,
          NULL},
+        {"--launch-number", TUT_OPT_SIZE, &launch_number,
+         "a test: step 13 numbers its launches that cut K on from this one, as if it had run "
+         "(2147483646: the second call starts the numbers again and must zero the flags)", 0,
+         WGMMA_LAST_LAUNCH, NULL},
         {"--tma-rounding", TUT_OPT_FLAG, &tma_rounding,
          "what TMA writes into shared memory through an FP32 and a TF32 tensor map (step 13 "
          "relies on the rounding; needs 9.0)", 0, 0, NULL},
@@ -736,7 +740,8 @@ int main(int argc, char **argv)
         return 2;
     }
 #ifndef MATMUL_ABLATIONS
-    if (tma_rounding && (custom || bench || pitfall || variant || tile || k_parts)) {
+    if (tma_rounding &&
+        (custom || bench || pitfall || variant || tile || k_parts || launch_number)) {
         fprintf(stderr, "matmul_demo: --tma-rounding runs alone (only --outdir goes with it)\n");
         return 2;
     }
@@ -786,6 +791,11 @@ int main(int argc, char **argv)
     if (k_parts) {
         wgmma_tf32_set_k_parts((int)k_parts);
         printf("wgmma_tf32, wgmma_3xtf32: --k-parts %llu, at every size\n", k_parts);
+    }
+    if (launch_number) {
+        wgmma_tf32_set_launch_number((unsigned)launch_number);
+        printf("wgmma_tf32, wgmma_3xtf32: the launches that cut K numbered on from %llu\n",
+               launch_number);
     }
 #endif
 

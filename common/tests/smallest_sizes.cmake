@@ -103,6 +103,8 @@ function(tutorial_smallest_sizes)
     "matmul_demo             | --m 1 --k 1 --n 1 --ld-extra 4 | --ld-extra 3"
     "matmul_demo             | --m 1 --k 1 --n 1 --k-parts 0 | --k-parts -1"
     "matmul_demo             | --m 1 --k 1 --n 1 --k-parts 64 | --k-parts 65"
+    "matmul_demo             | --m 1 --k 1 --n 1 --launch-number 0 | --launch-number -1"
+    "matmul_demo             | --m 1 --k 1 --n 1 --launch-number 2147483647 | --launch-number 2147483648"
     "matmul_demo             | --m 1 --k 1 --n 1 --crowd-sms 0 | --crowd-sms -1"
     "matmul_demo             | --m 1 --k 1 --n 1 --crowd-sms 4096 | --crowd-sms 4097"
     "matmul_ablations        | --m 1 --k 1 --n 1 --reps 1 | --m 0"
