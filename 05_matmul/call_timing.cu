@@ -68,16 +68,17 @@ static void run_batch(batch_series *s, cudaEvent_t start, cudaEvent_t stop, int 
     double reads[CLOCK_READS_PER_BATCH];
     int nreads = 0, limited = 0;
     gpu_clock_sample clock;
-    for (;;) {
+    for (;;) { /* a read before the first query: a batch the host queues more slowly than the
+                * GPU runs it may end as its last call is queued, and would have no read */
+        if (nreads < CLOCK_READS_PER_BATCH && gpu_clocks_read(&clock)) {
+            reads[nreads++] = clock.sm_mhz;
+            limited |= clock.limited;
+        }
         const cudaError_t q = cudaEventQuery(stop);
         if (q == cudaSuccess)
             break;
         if (q != cudaErrorNotReady)
             CUDA_CHECK(q);
-        if (nreads < CLOCK_READS_PER_BATCH && gpu_clocks_read(&clock)) {
-            reads[nreads++] = clock.sm_mhz;
-            limited |= clock.limited;
-        }
         sleep_ms(1.0);
     }
     if (!timed)
