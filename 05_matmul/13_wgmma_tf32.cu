@@ -30,7 +30,7 @@
  *   - Products with too few tiles (or pairs) to fill the GPU cut K into parts (wgmma_k_splits
  *     in launch_config.c): each block (or pair) sums its part of a tile's strips and adds it into
  *     C, so that more SMs work. The kernel zeroes those tiles of C itself as it starts
- *     (zero_tile), with the copying warpgroup's idle warps.
+ *     (zero_quarter), with the copying warpgroup's idle warps.
  *   - TF32 keeps the tensor core fed (tf32_strip): one wgmma of 256 rows (m64n256k8) where two of
  *     128 were, and each strip's wgmmas left running while the warp waits for the next stage and
  *     loads its fragments into a second set of registers (wgmma.wait_group 1, not 0).
@@ -48,7 +48,7 @@
  * sm_90a alone: wgmma and setmaxnreg exist there only); the driver skips it elsewhere, saying
  * why. The rows of A and B must start 16 bytes apart (TMA: lda and ldb multiples of 4; the
  * driver's float4 layout pads N and K to 4, and so lda and ldb); where K is cut, C's rows too
- * (zero_tile writes float4s: N and ldc multiples of 4, C 16-byte aligned); any M, N, K within
+ * (zero_quarter writes float4s: N and ldc multiples of 4, C 16-byte aligned); any M, N, K within
  * that. K in parts keeps flags and a launch number between calls (flags_for): its launches
  * must run one after another, as the driver's do on the default stream, not side by side on
  * two streams, and not captured into a CUDA graph, which would replay one launch number. */
@@ -67,6 +67,7 @@
 #define WG_BN 128                 /* columns of C per block: 64 per multiplying warpgroup */
 #define WG_BK 32                  /* K strip: 32 floats = one 128-byte swizzled row */
 #define GROUP_ROWS 8              /* block rows taken together, for L2 (12_mma_tf32.cu) */
+#define ZERO_QUARTERS 4 /* K in parts: a tile zeroed by quarters (zero_quarter), each its flag */
 
 /* Rows of C (of A) per block: 256 for TF32 (one m64n256k8 per k step), 128 for 3xTF32 (whose
  * stages hold two tiles of A, and which keeps a second set of accumulators). */
@@ -425,17 +426,22 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
 /* K cut into parts: every part adds its sum into C, whose tile must hold zeros first. Zeroing C
  * before the launch (cudaMemset2DAsync) would cost a second launch, so the kernel zeroes each
  * tile itself, with the three warps of the copying warpgroup that copy nothing (threads 32 to
- * 127). As the kernel starts they go through the block's units, and for each one their first
- * thread claims the unit's tile: the first claim of the launch wins, and that block's three warps
- * zero the tile and then raise the tile's flag. The multiplying warpgroups wait for that flag
- * before they add (wait_until_zeroed).
- * The flag: 2 L once launch L has claimed the tile, 2 L + 1 once its zeros are written. L counts
- * the launches from 1, so what an earlier launch left is smaller and the flags need no clearing
- * until L starts again (wgmma_next_launch).
+ * 127), a quarter at a time (quarter q: the tile's rows half q / 2, columns half q % 2). As the
+ * kernel starts they go through the block's units, and for each one their first thread claims
+ * each quarter of the unit's tile in turn: the first claim of the launch wins, and that block's
+ * three warps zero the quarter and then raise its flag. Each part starts at another quarter
+ * (first_quarter), so the blocks that add into a tile share its zeroing. (With one block
+ * zeroing whole tiles, the adds waited for the zeros: about 1.5 to 2 us of a call of 14 to 18 us
+ * at 1000^3, the appendix.) A multiplying warpgroup waits for the flags of the two quarters its
+ * columns lie in before it adds (wait_until_zeroed).
+ * A flag: 2 L once launch L has claimed the quarter, 2 L + 1 once its zeros are written. L
+ * counts the launches from 1, so what an earlier launch left is smaller and the flags need no
+ * clearing until L starts again (wgmma_next_launch).
  * atomicMax claims: it returns what the flag held, and only the first claim of launch L finds
- * less than 2 L. Every block that adds into a tile tries to claim it too, so the block that
- * zeroes a tile is always one that is running: no block ever waits for a block that has not
- * started (a grid need not be resident all at once, say beside another program's kernels).
+ * less than 2 L. Every block that adds into a tile tries to claim each of its quarters too, so
+ * the block that zeroes a quarter is always one that is running: no block ever waits for a
+ * block that has not started (a grid need not be resident all at once, say beside another
+ * program's kernels).
  * claimed: a word of shared memory that tells the three warps what their first thread's claim
  * found. */
 static __device__ __forceinline__ void zeroing_warps_sync()
@@ -443,18 +449,23 @@ static __device__ __forceinline__ void zeroing_warps_sync()
     asm volatile("bar.sync 3, 96;" ::: "memory"); /* barriers 1 and 2: warpgroup_sync */
 }
 
+/* Quarter q of the BM x WG_BN tile at (row0, col0), whose flag is `flag`. */
 template <int BM>
-static __device__ __forceinline__ void zero_tile(float *C, size_t ldc, int M, int N, int row0,
-                                                 int col0, unsigned *flag, unsigned launch,
-                                                 unsigned *claimed)
+static __device__ __forceinline__ void zero_quarter(float *C, size_t ldc, int M, int N, int row0,
+                                                    int col0, int q, unsigned *flag,
+                                                    unsigned launch, unsigned *claimed)
 {
     const int t = threadIdx.x - 32; /* 0 .. 95 */
+    constexpr int QUARTER_COLS = WG_BN / 2;
+    row0 += q / 2 * (BM / 2);
+    col0 += q % 2 * QUARTER_COLS;
     if (t == 0)
         *claimed = atomicMax(flag, 2 * launch) < 2 * launch;
     zeroing_warps_sync();
     if (*claimed) {
-        for (int i = t; i < BM * WG_BN / 4; i += 96) { /* float4s: flags_for checked N, ldc, C */
-            const int row = row0 + i / (WG_BN / 4), col = col0 + 4 * (i % (WG_BN / 4));
+        constexpr int ROW_FLOAT4S = QUARTER_COLS / 4;
+        for (int i = t; i < BM / 2 * ROW_FLOAT4S; i += 96) { /* float4s: flags_for checked */
+            const int row = row0 + i / ROW_FLOAT4S, col = col0 + 4 * (i % ROW_FLOAT4S);
             if (row < M && col < N)
                 *(float4 *)&C[(size_t)row * ldc + col] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
@@ -470,19 +481,31 @@ static __device__ __forceinline__ void zero_tile(float *C, size_t ldc, int M, in
                      : "memory");
 }
 
-/* Waits for the tile's zeros (zero_tile), which a running block writes as the kernel starts, so
- * a wait of ten seconds means a defect: __trap ends the launch with an error rather than hang. */
-static __device__ __forceinline__ void wait_until_zeroed(const unsigned *flag, unsigned launch,
+/* The quarter a part's block zeroes first: the parts of a tile start apart (with two parts,
+ * quarters 0 and 2), so that each zeroes what the others will not have claimed yet. */
+static __device__ __forceinline__ int first_quarter(int part, int splits)
+{
+    return splits >= ZERO_QUARTERS ? part % ZERO_QUARTERS : part * ZERO_QUARTERS / splits;
+}
+
+/* Waits for the zeros of the two quarters of the tile (flags: the tile's four) that warpgroup
+ * mg's 64 columns lie in (zero_quarter), which running blocks write as the kernel starts, so a
+ * wait of ten seconds means a defect: __trap ends the launch with an error rather than hang. */
+static __device__ __forceinline__ void wait_until_zeroed(const unsigned *flags, unsigned launch,
                                                          int mg)
 {
     if (threadIdx.x % WG_THREADS == 0) {
         unsigned long long start, now;
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start)); /* nanoseconds */
-        for (unsigned seen = 0; seen != 2 * launch + 1;) {
-            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(flag) : "memory");
-            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-            if ((long long)(now - start) > 10000000000ll) /* signed: a clock stepping back */
-                __trap();
+        for (int half = 0; half < 2; ++half) { /* quarters mg (top rows) and mg + 2 */
+            const unsigned *flag = flags + mg + 2 * half;
+            for (unsigned seen = 0; seen != 2 * launch + 1;) {
+                asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(flag)
+                             : "memory");
+                asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+                if ((long long)(now - start) > 10000000000ll) /* signed: a clock stepping back */
+                    __trap();
+            }
         }
     }
     warpgroup_sync(mg); /* the warpgroup's adds after the flag */
@@ -512,11 +535,11 @@ static __device__ __forceinline__ void unit_position(int u, int units_x, int til
         *col0 = 2 * *col0 + (int)rank * WG_BN;
 }
 
-/* The flag (zero_tile) of this block's tile of part-unit u, K being cut into `splits` parts:
- * the tile's index, a pair's two tiles apart. */
+/* The first of the ZERO_QUARTERS flags (zero_quarter) of this block's tile of part-unit u, K
+ * being cut into `splits` parts: the tile's index (a pair's two tiles apart) times four. */
 static __device__ __forceinline__ int flag_index(int u, int splits, int paired, unsigned rank)
 {
-    return paired ? 2 * (u / splits) + (int)rank : u / splits;
+    return ZERO_QUARTERS * (paired ? 2 * (u / splits) + (int)rank : u / splits);
 }
 
 /* This warp is done with a stage (its wgmmas have read it): its copying thread may refill it.
@@ -604,7 +627,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
     const int units_x = PAIRED ? (tiles_x + 1) / 2 : tiles_x;
     /* splits > 1 (launch_tf32, launch_3terms; wgmma_k_splits): unit u is part u % splits of
      * tile (or pair) u / splits's strips of K, its sum added into C once the tile is zeroed
-     * (zero_tile). With more than two parts the order of the adds varies from run to run, and
+     * (zero_quarter). With more than two parts the order of the adds varies from run to run, and
      * so may the last bits of C. */
     const int units = units_x * tiles_y * splits, per_split = (strips + splits - 1) / splits;
 
@@ -655,8 +678,12 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
             for (int u = first; u < units; u += count) {
                 int row0, col0;
                 unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
-                unsigned *flag = &zeroed[flag_index(u, splits, PAIRED, rank)];
-                zero_tile<BM>(C, ldc, M, N, row0, col0, flag, launch, &claimed);
+                unsigned *flags = &zeroed[flag_index(u, splits, PAIRED, rank)];
+                const int q0 = first_quarter(u % splits, splits);
+                for (int k = 0; k < ZERO_QUARTERS; ++k) {
+                    const int q = (q0 + k) % ZERO_QUARTERS;
+                    zero_quarter<BM>(C, ldc, M, N, row0, col0, q, flags + q, launch, &claimed);
+                }
             }
         }
     } else {
@@ -851,8 +878,8 @@ static CUtensorMap tile_map(const float *base, int rows, int cols, size_t ld, in
 static float *split_a = NULL;
 static size_t split_floats = 0;
 
-/* K in parts: a flag for each block tile (zero_tile), kept between calls (grown when more tiles
- * come, zeroed when allocated), and the number of the last launch that cut K. */
+/* K in parts: a flag for each quarter of a block tile (zero_quarter), kept between calls (grown
+ * when more tiles come, zeroed when allocated), and the number of the last launch that cut K. */
 static unsigned *zero_flags = NULL;
 static size_t zero_flag_count = 0;
 static unsigned launch_number = 0;
@@ -951,17 +978,18 @@ static unsigned flags_for(const matmul_args *a, int parts, long long tiles)
     if (parts == 1)
         return 0;
     if (a->N % 4 != 0 || a->ldc % 4 != 0 || (size_t)a->C % 16 != 0) {
-        /* zero_tile writes float4s; every call from the driver has C in FLOAT4_ROWS (variants.h) */
+        /* zero_quarter writes float4s; the driver always has C in FLOAT4_ROWS (variants.h) */
         fprintf(stderr, "matmul_demo: K in parts needs C's rows in whole float4s (N = %d, ldc = "
                 "%zu, C at %p: multiples of 4, 16-byte aligned)\n", a->N, a->ldc, (void *)a->C);
         exit(1);
     }
-    if ((size_t)tiles > zero_flag_count) {
+    const size_t flags = (size_t)tiles * ZERO_QUARTERS;
+    if (flags > zero_flag_count) {
         if (zero_flags)
             CUDA_CHECK(cudaFree(zero_flags));
-        CUDA_CHECK(cudaMalloc(&zero_flags, (size_t)tiles * sizeof(unsigned)));
-        CUDA_CHECK(cudaMemset(zero_flags, 0, (size_t)tiles * sizeof(unsigned)));
-        zero_flag_count = (size_t)tiles;
+        CUDA_CHECK(cudaMalloc(&zero_flags, flags * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(zero_flags, 0, flags * sizeof(unsigned)));
+        zero_flag_count = flags;
     }
     int clear;
     const unsigned launch = wgmma_next_launch(&launch_number, &clear);
@@ -983,7 +1011,7 @@ static int parts_for(long long units, int slots, int K)
  * wide (N <= 128) has no neighbour to pair a tile with (the second block of each pair would
  * multiply zeros): its blocks run alone, each copying the whole strip. Where the tiles (or pairs)
  * leave SMs idle, K is cut into parts (parts_for): a unit is one part of a tile's (or
- * pair's) strips, and each adds its sum into C, which the kernel zeroes first (zero_tile). */
+ * pair's) strips, and each adds its sum into C, which the kernel zeroes first (zero_quarter). */
 static void launch_tf32(const matmul_args *a)
 {
     const int tiles_x = (a->N + WG_BN - 1) / WG_BN, tiles_y = (a->M + WG_BM(1) - 1) / WG_BM(1);
