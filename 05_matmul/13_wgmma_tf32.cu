@@ -441,28 +441,39 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
  * less than 2 L. Every block that adds into a tile tries to claim each of its quarters too, so
  * the block that zeroes a quarter is always one that is running: no block ever waits for a
  * block that has not started (a grid need not be resident all at once, say beside another
- * program's kernels).
- * claimed: a word of shared memory that tells the three warps what their first thread's claim
- * found. */
+ * program's kernels). */
 static __device__ __forceinline__ void zeroing_warps_sync()
 {
     asm volatile("bar.sync 3, 96;" ::: "memory"); /* barriers 1 and 2: warpgroup_sync */
+}
+
+/* The same barrier, which also tells each of the three warps' threads whether any of them gave
+ * a nonzero x: here, whether their first thread's claim won. */
+static __device__ __forceinline__ int zeroing_warps_any(int x)
+{
+    int any;
+    asm volatile("{\n\t.reg .pred mine, all;\n\t"
+                 "setp.ne.s32 mine, %1, 0;\n\t"
+                 "bar.red.or.pred all, 3, 96, mine;\n\t"
+                 "selp.s32 %0, 1, 0, all;\n\t}"
+                 : "=r"(any)
+                 : "r"(x)
+                 : "memory");
+    return any;
 }
 
 /* Quarter q of the BM x WG_BN tile at (row0, col0), whose flag is `flag`. */
 template <int BM>
 static __device__ __forceinline__ void zero_quarter(float *C, size_t ldc, int M, int N, int row0,
                                                     int col0, int q, unsigned *flag,
-                                                    unsigned launch, unsigned *claimed)
+                                                    unsigned launch)
 {
     const int t = threadIdx.x - 32; /* 0 .. 95 */
     constexpr int QUARTER_COLS = WG_BN / 2;
     row0 += q / 2 * (BM / 2);
     col0 += q % 2 * QUARTER_COLS;
-    if (t == 0)
-        *claimed = atomicMax(flag, 2 * launch) < 2 * launch;
-    zeroing_warps_sync();
-    if (*claimed) {
+    const int claimed = zeroing_warps_any(t == 0 && atomicMax(flag, 2 * launch) < 2 * launch);
+    if (claimed) {
         constexpr int ROW_FLOAT4S = QUARTER_COLS / 4;
         for (int i = t; i < BM / 2 * ROW_FLOAT4S; i += 96) { /* float4s: flags_for checked */
             const int row = row0 + i / ROW_FLOAT4S, col = col0 + 4 * (i % ROW_FLOAT4S);
@@ -474,9 +485,9 @@ static __device__ __forceinline__ void zero_quarter(float *C, size_t ldc, int M,
      * thread's, and a release store (st.release) makes what came before it visible to whoever
      * reads the flag with an acquire load. (A __threadfence would do it too, but with one in the
      * kernel ptxas compiles every atomicAdd into C as an atomic that returns the old value, which
-     * is slower.) The barrier also keeps *claimed until every thread has read it. */
+     * is slower.) */
     zeroing_warps_sync();
-    if (t == 0 && *claimed)
+    if (t == 0 && claimed)
         asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(2 * launch + 1)
                      : "memory");
 }
@@ -674,7 +685,6 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                 }
             }
         } else if (splits > 1 && warp > 0) { /* warps 1 to 3: the tiles of the block's units */
-            __shared__ unsigned claimed;
             for (int u = first; u < units; u += count) {
                 int row0, col0;
                 unit_position(u / splits, units_x, tiles_y, BM, PAIRED, rank, &row0, &col0);
@@ -682,7 +692,7 @@ wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map,
                 const int q0 = first_quarter(u % splits, splits);
                 for (int k = 0; k < ZERO_QUARTERS; ++k) {
                     const int q = (q0 + k) % ZERO_QUARTERS;
-                    zero_quarter<BM>(C, ldc, M, N, row0, col0, q, flags + q, launch, &claimed);
+                    zero_quarter<BM>(C, ldc, M, N, row0, col0, q, flags + q, launch);
                 }
             }
         }
