@@ -39,7 +39,7 @@ typedef struct {
     tut_csv *csv;
 } run_options;
 
-/* --crowd-sms N, a test of step 13 (13_wgmma_tf32.cu, zero_tile): no block may wait for a block
+/* --crowd-sms N, a test of step 13 (13_wgmma_tf32.cu, zero_quarter): no block may wait for a block
  * that has not started, and a block that starts late must not zero a tile again. A kernel on a
  * stream of its own holds N SMs, one block on each with all the shared memory a block may have,
  * so that no other block fits beside it, and spins for CROWD_NS; step 13's checked call starts
@@ -360,7 +360,7 @@ static int tf32_as_accurate_as_cublas(const char *name, input_kind inputs, doubl
     return 0;
 }
 
-/* Step 13 where it cuts K keeps a flag per tile between calls (13_wgmma_tf32.cu, zero_tile):
+/* Step 13 where it cuts K keeps flags per tile between calls (13_wgmma_tf32.cu, zero_quarter):
  * its second call, on C poisoned again, must give what the first gave, or it leaned on
  * something the first call left. With two parts, exactly (0 + a + b is 0 + b + a); with more,
  * the order of the adds may change the last bits, so within the check's tolerance. */
