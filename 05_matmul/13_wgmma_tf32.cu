@@ -68,6 +68,9 @@
 #define WG_BK 32                  /* K strip: 32 floats = one 128-byte swizzled row */
 #define GROUP_ROWS 8              /* block rows taken together, for L2 (12_mma_tf32.cu) */
 #define ZERO_QUARTERS 4 /* K in parts: a tile zeroed by quarters (zero_quarter), each its flag */
+static_assert(ZERO_QUARTERS == 4 && WG_BN == 2 * 64,
+              "zero_quarter and wait_until_zeroed: two halves of rows times two halves of "
+              "columns, a column half being one multiplying warpgroup's 64 columns");
 
 /* Rows of C (of A) per block: 256 for TF32 (one m64n256k8 per k step), 128 for 3xTF32 (whose
  * stages hold two tiles of A, and which keeps a second set of accumulators). */
@@ -431,8 +434,8 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
  * each quarter of the unit's tile in turn: the first claim of the launch wins, and that block's
  * three warps zero the quarter and then raise its flag. Each part starts at another quarter
  * (first_quarter), so the blocks that add into a tile share its zeroing. (With one block
- * zeroing whole tiles, the adds waited for the zeros: about 1.5 to 2 us of a call of 14 to 18 us
- * at 1000^3, the appendix.) A multiplying warpgroup waits for the flags of the two quarters its
+ * zeroing whole tiles, the adds waited for the zeros: 1 to 2.6 us of calls of 14 to 18 us at
+ * 512^3 to 1024^3, the appendix.) A multiplying warpgroup waits for the flags of the two quarters its
  * columns lie in before it adds (wait_until_zeroed).
  * A flag: 2 L once launch L has claimed the quarter, 2 L + 1 once its zeros are written. L
  * counts the launches from 1, so what an earlier launch left is smaller and the flags need no
@@ -448,7 +451,9 @@ static __device__ __forceinline__ void zeroing_warps_sync()
 }
 
 /* The same barrier, which also tells each of the three warps' threads whether any of them gave
- * a nonzero x: here, whether their first thread's claim won. */
+ * a nonzero x: here, whether their first thread's claim won. (bar.red and bar.sync may share
+ * barrier 3 because the three warps never have one of each under way at once: every thread
+ * passes them in the same order.) */
 static __device__ __forceinline__ int zeroing_warps_any(int x)
 {
     int any;

@@ -57,7 +57,8 @@ static void sleep_ms(double ms)
 }
 
 /* One batch of s's calls between two events; while it runs, the SM clock is read about every
- * millisecond. Adds the batch to s (untimed: a warm-up). */
+ * millisecond, and at least once (for a batch that ended as its last call was queued, just
+ * after). Adds the batch to s (untimed: a warm-up). */
 #define CLOCK_READS_PER_BATCH 64
 static void run_batch(batch_series *s, cudaEvent_t start, cudaEvent_t stop, int timed)
 {

@@ -720,8 +720,8 @@ int main(int argc, char **argv)
          NULL},
         {"--launch-number", TUT_OPT_SIZE, &launch_number,
          "a test: step 13 numbers its launches that cut K on from this one, as if it had run "
-         "(2147483646: the second call starts the numbers again and must zero the flags)", 0,
-         WGMMA_LAST_LAUNCH, NULL},
+         "(2147483646: the second such launch starts the numbers again and must zero the "
+         "flags)", 0, WGMMA_LAST_LAUNCH, NULL},
         {"--tma-rounding", TUT_OPT_FLAG, &tma_rounding,
          "what TMA writes into shared memory through an FP32 and a TF32 tensor map (step 13 "
          "relies on the rounding; needs 9.0)", 0, 0, NULL},

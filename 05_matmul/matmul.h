@@ -87,8 +87,10 @@ void wgmma_release(void); /* frees step 13's 3xTF32 split copies of A */
  * the last launch of either used (1: whole tiles). */
 void wgmma_tf32_set_k_parts(int parts);
 int wgmma_tf32_k_parts(void);
-/* A test of the launch numbers' wrap (matmul_demo --launch-number): the next launch that cuts K
- * takes the number after `last`, as if `last` such launches had run (wgmma_next_launch). */
+/* A test of the launch numbers' wrap (matmul_demo --launch-number), before any launch that cuts
+ * K (later, a number below the last would leave every claim failing, and the launch would trap):
+ * the next launch that cuts K takes the number after `last`, as if `last` such launches had
+ * run (wgmma_next_launch). */
 void wgmma_tf32_set_launch_number(unsigned last);
 /* matmul_demo --tma-rounding: what TMA writes into shared memory through an FP32 and a TF32
  * tensor map (step 13 relies on the second rounding to nearest); writes tma_rounding.csv into
