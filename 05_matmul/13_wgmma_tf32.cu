@@ -435,8 +435,8 @@ static __device__ __forceinline__ void store_tile(const float *acc, float *C, si
  * three warps zero the quarter and then raise its flag. Each part starts at another quarter
  * (first_quarter), so the blocks that add into a tile share its zeroing. (With one block
  * zeroing whole tiles, the adds waited for the zeros: 1 to 2.6 us of calls of 14 to 18 us at
- * 512^3 to 1024^3, the appendix.) A multiplying warpgroup waits for the flags of the two quarters its
- * columns lie in before it adds (wait_until_zeroed).
+ * 512^3 to 1024^3, the appendix.) A multiplying warpgroup waits for the flags of the two
+ * quarters its columns lie in before it adds (wait_until_zeroed).
  * A flag: 2 L once launch L has claimed the quarter, 2 L + 1 once its zeros are written. L
  * counts the launches from 1, so what an earlier launch left is smaller and the flags need no
  * clearing until L starts again (wgmma_next_launch).
