@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "global_timer.cuh"
 #include "tutorial.h"
 #include "layout.h"
 #include "matmul.h"
@@ -46,17 +47,13 @@ typedef struct {
  * meanwhile, on the default stream, with only the other SMs free, so some of its blocks start at
  * once and the rest once the crowd has gone. A call that allocated or freed memory (cudaMalloc,
  * cudaFree) would wait for the crowd first, so the variant runs once uncrowded before. */
-#define CROWD_NS 50000000ll /* 50 ms */
+#define CROWD_NS 50000000ull /* 50 ms */
 
-static __global__ void crowd_kernel(unsigned *started, long long ns)
+static __global__ void crowd_kernel(unsigned *started, unsigned long long ns)
 {
-    long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
     if (threadIdx.x == 0)
         atomicAdd_system(started, 1u); /* host memory: the host counts the blocks running */
-    do
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    while (now - start < ns);
+    tut_spin_ns(ns);
 }
 
 /* Starts the crowd on `sms` SMs (at most all but two) and returns once every block of it runs;

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "capture.h"
+#include "global_timer.cuh"
 #include "tutorial.h"
 
 /* How long a launcher's stream is held before its inputs arrive: far longer than a launch takes
@@ -106,12 +107,10 @@ static void arrays_prepare(const tut_array_job *job, arrays_run *r, int late)
 
 static __global__ void hold_kernel(unsigned long long ns)
 {
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    do {
+    const unsigned long long start = tut_global_ns();
+    do
         __nanosleep(10000);
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    } while (now - start < ns);
+    while (tut_global_ns() - start < ns);
 }
 
 /* The first element of got[] (n elements, the guards around them) that differs from the poison,

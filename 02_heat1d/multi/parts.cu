@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "global_timer.cuh"
 #include "heat1d.h"
 #include "part_grid.h"
 #include "parts.h"
@@ -30,20 +31,11 @@ __global__ void heat_edges_kernel(const double *__restrict__ in, double *__restr
         out[i] = heat_update_gpu(in[i - 1], in[i], in[i + 1], k);
 }
 
-__device__ unsigned long long heat_now_ns(void)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 /* Test hooks: busy for ns nanoseconds; busy until *hold is 0 or timeout_ns passed, saying in
  * *state that it began (1), was let go (2) or gave up waiting (3). */
 __global__ void heat_delay_kernel(unsigned long long ns)
 {
-    const unsigned long long start = heat_now_ns();
-    while (heat_now_ns() - start < ns) {
-    }
+    tut_spin_ns(ns);
 }
 
 __global__ void heat_hold_kernel(const volatile int *hold, volatile int *state,
@@ -51,8 +43,8 @@ __global__ void heat_hold_kernel(const volatile int *hold, volatile int *state,
 {
     *state = 1;
     __threadfence_system();
-    const unsigned long long start = heat_now_ns();
-    while (*hold && heat_now_ns() - start < timeout_ns) {
+    const unsigned long long start = tut_global_ns();
+    while (*hold && tut_global_ns() - start < timeout_ns) {
     }
     *state = *hold ? 3 : 2;
     __threadfence_system();

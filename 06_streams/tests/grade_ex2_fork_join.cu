@@ -35,6 +35,7 @@
 
 #include "exercise.h"
 #include "fork_join.h"
+#include "global_timer.cuh"
 #include "tutorial.h"
 
 #define SPIN_MS 20.0
@@ -43,18 +44,9 @@
 #define GUARD_MOST_STREAMS 6 /* origin + guard + 6 streams: the driver's 8 default connections */
 #define MAX_STREAMS 32
 
-__device__ unsigned long long now_ns(void)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 __global__ void spin_then_set(int *flag, unsigned long long ns)
 {
-    const unsigned long long t0 = now_ns();
-    while (now_ns() - t0 < ns) {
-    }
+    tut_spin_ns(ns);
     __threadfence();
     *(volatile int *)flag = 1;
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "exercise.h"
+#include "global_timer.cuh"
 #include "split_combine.h"
 #include "tutorial.h"
 
@@ -36,11 +37,7 @@
 
 __global__ void spin_kernel(unsigned long long ns)
 {
-    unsigned long long t0, t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    } while (t - t0 < ns);
+    tut_spin_ns(ns);
 }
 
 static void rig_create(split_rig *r, int parts, const int *device, size_t n)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "global_timer.cuh"
 #include "grade_streams.h"
 #include "kernels.h"
 #include "plan.h"
@@ -142,13 +143,6 @@ static double best_ms(tut_work_fn work, void *arg)
  * for ever. The block's other threads wait at the barrier, taking their thread slots all along. */
 static __device__ unsigned int hold_stop;
 
-static __device__ unsigned long long global_ns(void)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 static __global__ void hold_sms_kernel(volatile unsigned int *resident,
                                        const volatile unsigned int *release,
                                        unsigned long long limit_ns)
@@ -157,11 +151,11 @@ static __global__ void hold_sms_kernel(volatile unsigned int *resident,
         resident[blockIdx.x] = 1u;
         __threadfence_system();
         volatile unsigned int *stop = &hold_stop;
-        const unsigned long long start = global_ns();
+        const unsigned long long start = tut_global_ns();
         unsigned long long polled = start;
-        while (*stop == 0u && global_ns() - start < limit_ns) {
-            if (blockIdx.x == 0 && global_ns() - polled > 5000ull) {
-                polled = global_ns();
+        while (*stop == 0u && tut_global_ns() - start < limit_ns) {
+            if (blockIdx.x == 0 && tut_global_ns() - polled > 5000ull) {
+                polled = tut_global_ns();
                 if (*release != 0u)
                     *stop = 1u;
             }
