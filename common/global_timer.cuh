@@ -3,8 +3,9 @@
  * nanoseconds, the same count on every SM of the GPU, so a wait measured with it does not
  * depend on the SM clock (which the GPU raises and lowers as it likes).
  *
- * The lessons read the timer themselves (06_streams/default_stream.cu), so that each stays one
- * file; this header is for the tests' code, which would otherwise repeat these lines. */
+ * The lessons read the timer themselves (06_streams/default_stream.cu, the wait in
+ * 05_matmul/13_wgmma_tf32.cu), so that each stays one file; this header is for the tests' code,
+ * which would otherwise repeat these lines. */
 #ifndef TUTORIAL_GLOBAL_TIMER_CUH
 #define TUTORIAL_GLOBAL_TIMER_CUH
 
@@ -16,11 +17,12 @@ static __device__ __forceinline__ unsigned long long tut_global_ns(void)
     return t;
 }
 
-/* Keeps the calling thread busy for ns nanoseconds. */
+/* Keeps the calling thread busy for ns nanoseconds (at most 2^63 - 1). The difference is read
+ * signed: should the timer step back, the wait goes on rather than end at once. */
 static __device__ __forceinline__ void tut_spin_ns(unsigned long long ns)
 {
     const unsigned long long start = tut_global_ns();
-    while (tut_global_ns() - start < ns) {
+    while ((long long)(tut_global_ns() - start) < (long long)ns) {
     }
 }
 
