@@ -57,8 +57,9 @@ static void sleep_ms(double ms)
 }
 
 /* One batch of s's calls between two events; while it runs, the SM clock is read about every
- * millisecond, and at least once (for a batch that ended as its last call was queued, just
- * after). Adds the batch to s (untimed: a warm-up). */
+ * millisecond, the first time before the first look at the batch's end: a batch the host queues
+ * more slowly than the GPU runs it may end as its last call is queued, and would have no read.
+ * Adds the batch to s (untimed: a warm-up). */
 #define CLOCK_READS_PER_BATCH 64
 static void run_batch(batch_series *s, cudaEvent_t start, cudaEvent_t stop, int timed)
 {
@@ -69,8 +70,7 @@ static void run_batch(batch_series *s, cudaEvent_t start, cudaEvent_t stop, int 
     double reads[CLOCK_READS_PER_BATCH];
     int nreads = 0, limited = 0;
     gpu_clock_sample clock;
-    for (;;) { /* a read before the first query: a batch the host queues more slowly than the
-                * GPU runs it may end as its last call is queued, and would have no read */
+    for (;;) {
         if (nreads < CLOCK_READS_PER_BATCH && gpu_clocks_read(&clock)) {
             reads[nreads++] = clock.sm_mhz;
             limited |= clock.limited;
